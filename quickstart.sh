@@ -1,0 +1,69 @@
+#!/bin/sh
+# quickstart.sh - all set-up on a fresh Debian machine, safe to rerun.
+#
+#   ./quickstart.sh run    install what is missing, build, run the main job
+#   ./quickstart.sh test   install what is missing, build, run the test suite
+#
+# Packages are installed with apt-get as root, through sudo otherwise; without
+# either the script lists the packages to install and stops.
+set -eu
+
+cd "$(dirname "$0")"
+
+# Build tools, libraries, and what the tests exercise when present
+# (gnuplot for plots, clang for the fuzzer, user-mode-linux and the
+# image tools for the recording smoke test).
+PACKAGES="build-essential autoconf automake pkg-config check zlib1g-dev
+gnuplot-nox clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static"
+
+missing_packages() {
+	for p in $PACKAGES; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+			printf '%s ' "$p"
+	done
+}
+
+install_packages() {
+	command -v dpkg-query >/dev/null 2>&1 || {
+		echo "quickstart: not a Debian system; install the equivalents of: $PACKAGES" >&2
+		return 0
+	}
+	missing=$(missing_packages)
+	[ -n "$missing" ] || return 0
+	if [ "$(id -u)" = 0 ]; then
+		sudo=
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo=sudo
+	else
+		echo "quickstart: please install these Debian packages as root: $missing" >&2
+		exit 1
+	fi
+	echo "quickstart: installing $missing"
+	$sudo apt-get update -q
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing
+}
+
+build() {
+	[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
+	[ -f Makefile ] || ./configure
+	make -j"$(nproc 2>/dev/null || echo 2)"
+}
+
+case "${1:-}" in
+run)
+	install_packages
+	build
+	./anonsim --version
+	./anonsim selftest
+	;;
+test)
+	install_packages
+	build
+	make -j"$(nproc 2>/dev/null || echo 2)" check
+	;;
+*)
+	echo "usage: $0 run|test" >&2
+	exit 1
+	;;
+esac

@@ -1,0 +1,22 @@
+#include <config.h>
+
+#include <stddef.h>
+#include <string.h>
+
+#include "commands.h"
+
+/* The one registry of subcommands: "anonsim --help" lists them in this order. */
+const struct command commands[] = {
+	{ "selftest", "check the block-table and map-count code on this machine", cmd_selftest },
+	{ NULL, NULL, NULL }
+};
+
+const struct command *command_find(const char *name)
+{
+	const struct command *c;
+
+	for (c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}

@@ -1,0 +1,20 @@
+/*
+ * commands.h - the subcommands of anonsim, one file each (cmd_*.c), listed
+ * once in the table in commands.c.
+ */
+#ifndef ANONSIM_COMMANDS_H
+#define ANONSIM_COMMANDS_H
+
+struct command {
+	const char *name;
+	const char *summary;	/* one line for "anonsim --help" */
+	int (*run)(int argc, char **argv);	/* argv[0] is the command name */
+};
+
+extern const struct command commands[];
+
+const struct command *command_find(const char *name);
+
+int cmd_selftest(int argc, char **argv);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * kapi_user.h - the userspace implementation of src/kernel/kapi.h.
+ *
+ * All state lives in a struct kapi_ctx made current for the calling thread
+ * (like "current" in the kernel), so independent simulations can run side by
+ * side, one per thread.  It counts table pages by kind, can make the Nth
+ * allocation fail, catches double frees and frees of unknown pages, counts
+ * lock misuse and warnings instead of aborting, routes swap_free() to the
+ * host model, and can run a "racer" callback while the lock is dropped for
+ * an allocation, to reproduce what another CPU would do in that window.
+ */
+#ifndef ANONSIM_KAPI_USER_H
+#define ANONSIM_KAPI_USER_H
+
+#include <stddef.h>
+
+#include "kernel/kapi.h"
+
+/* Bytes behind each table page: enough for the largest geometry (1024 words). */
+#define KAPI_TABLE_PAGE_BYTES (1024 * sizeof(unsigned long))
+
+struct kapi_ctx {
+	/* pages held now, and allocated / freed in total, by kind */
+	unsigned long held[KAPI_PAGE_NR_KINDS];
+	unsigned long allocs[KAPI_PAGE_NR_KINDS];
+	unsigned long frees[KAPI_PAGE_NR_KINDS];
+	unsigned long peak_held[KAPI_PAGE_NR_KINDS];
+
+	/* fail the allocation whose 1-based number is fail_nth (0: never) */
+	unsigned long fail_nth;
+	unsigned long nr_allocs;	/* allocations attempted so far */
+
+	/* misuse found, counted rather than fatal */
+	unsigned long bad_frees;	/* double free or never allocated */
+	unsigned long unlocked_walks;	/* lockdep_assert_held on a free lock */
+	unsigned long lock_errors;	/* unlock of a free lock, lock of a held one */
+	unsigned long warnings;		/* WARN_ON_ONCE hits */
+	const char *last_warning;
+
+	/* where swap_free() goes; NULL: only counted */
+	void (*swap_free)(void *arg, swp_entry_t entry);
+	void *swap_arg;
+	unsigned long swap_frees;
+
+	/* run once after the next allocation, before the lock is retaken */
+	void (*racer)(void *arg);
+	void *racer_arg;
+
+	/* live pages, for double-free detection: open-addressed set */
+	unsigned long *live;
+	size_t live_cap, live_count;
+	enum kapi_page_kind *live_kind;
+};
+
+void kapi_ctx_init(struct kapi_ctx *ctx);
+/* Frees any pages still live (they are counted as leaks by the caller first). */
+void kapi_ctx_destroy(struct kapi_ctx *ctx);
+void kapi_set_current(struct kapi_ctx *ctx);
+struct kapi_ctx *kapi_current(void);
+
+/* Is @addr a live page handed out by this context? */
+int kapi_page_live(const struct kapi_ctx *ctx, unsigned long addr);
+
+#endif /* ANONSIM_KAPI_USER_H */

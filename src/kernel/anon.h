@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * anon.h - /dev/anon: tmpfs plus a per-page map count kept in a block table
+ * parallel to the swap entries.  When munmap drops a page's count to zero the
+ * page and its swap entry are freed, so a file can lose pages in its middle.
+ *
+ * Two variants of the same code, chosen per file at run time:
+ *
+ *   ANON_POSTED  the RFC patch as posted (2.4.23, January 2004), defects and
+ *                all; each defect is listed in enum anon_defect;
+ *   ANON_FIXED   the corrected semantics.
+ */
+#ifndef ANONSIM_ANON_H
+#define ANONSIM_ANON_H
+
+#include "shmem_inode.h"
+
+enum anon_variant {
+	ANON_POSTED,
+	ANON_FIXED,
+};
+
+/*
+ * The posted patch's defects.  The posted variant counts each time it takes
+ * a defective path (ANON_FIXED never does), so that a caller seeing an
+ * invariant break can say which defect caused it.
+ */
+enum anon_defect {
+	/* fork() copies and mremap() moves a mapping without ->mmap: no count taken */
+	ANON_DEFECT_DUP_UNCOUNTED,
+	/* munmap reclaims only pages present in this mm's page tables */
+	ANON_DEFECT_PTE_ONLY_RECLAIM,
+	/* truncate and release never free the map-count table pages */
+	ANON_DEFECT_MAP_TABLE_LEAK,
+	/* a leftover spare page is freed but not cleared before the next index */
+	ANON_DEFECT_STALE_SPARE,
+	/* munmap walks and decrements the map counts without the lock */
+	ANON_DEFECT_UNLOCKED_DECREMENT,
+	/* a count already at zero is decremented and wraps to ULONG_MAX */
+	ANON_DEFECT_COUNT_UNDERFLOW,
+	/* mmap failing with -ENOMEM keeps the counts it already took */
+	ANON_DEFECT_ENOMEM_NO_ROLLBACK,
+	/* freeing a swap entry on reclaim leaves info->swapped too high */
+	ANON_DEFECT_SWAPPED_NOT_UPDATED,
+	ANON_NR_DEFECTS
+};
+
+extern const char *const anon_defect_names[ANON_NR_DEFECTS];
+
+struct anon_inode {
+	struct shmem_inode shm;
+	struct shmem_table maps;	/* map counts, parallel to shm.swap */
+	enum anon_variant variant;
+	unsigned long reclaimed;	/* pages freed by a count reaching zero */
+	unsigned long defects[ANON_NR_DEFECTS];
+};
+
+void anon_inode_init(struct anon_inode *ai, const struct shmem_geom *geom,
+		     enum anon_variant variant,
+		     const struct shmem_page_ops *pops, void *priv);
+
+/* ->mmap of [pgoff, pgoff + nr): one more mapping of each page. */
+int anon_mmap(struct anon_inode *ai, unsigned long pgoff, unsigned long nr);
+
+/* ->open of a vma copied by fork or moved by mremap. */
+int anon_vma_dup(struct anon_inode *ai, unsigned long pgoff, unsigned long nr);
+
+/*
+ * ->munmap of [pgoff, pgoff + nr): one mapping fewer; a page whose count
+ * reaches zero is removed from the page cache and its swap entry freed.
+ * Returns the number of pages reclaimed.
+ */
+unsigned long anon_munmap(struct anon_inode *ai, unsigned long pgoff,
+			  unsigned long nr);
+
+/* Current map count of @index (0 where no table page exists). */
+unsigned long anon_map_count(struct anon_inode *ai, unsigned long index);
+
+/* Truncate to @start pages (0: release of the last reference). */
+void anon_truncate(struct anon_inode *ai, unsigned long start);
+
+#endif /* ANONSIM_ANON_H */

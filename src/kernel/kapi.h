@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kapi.h - the small slice of the kernel API that the reference code uses.
+ *
+ * Everything under src/kernel/ includes this header and nothing else, so the
+ * same files build in three places:
+ *   - inside a kernel tree (__KERNEL__): the real kernel headers below;
+ *   - freestanding (-ffreestanding -nostdinc), to prove no libc slipped in;
+ *   - in the simulator, against the userspace implementation in
+ *     src/kapi_user.c, which counts pages by kind and injects failures.
+ *
+ * Page kinds exist only for accounting: the kernel build ignores them.
+ */
+#ifndef ANONSIM_KAPI_H
+#define ANONSIM_KAPI_H
+
+enum kapi_page_kind {
+	KAPI_PAGE_DATA,		/* tmpfs data page of a file */
+	KAPI_PAGE_SWAP_TABLE,	/* block-table page holding swap entries */
+	KAPI_PAGE_MAP_TABLE,	/* block-table page holding map counts */
+	KAPI_PAGE_NR_KINDS
+};
+
+#ifdef __KERNEL__
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/err.h>
+#include <linux/gfp.h>
+#include <linux/spinlock.h>
+#include <linux/lockdep.h>
+#include <linux/swap.h>
+#include <linux/bug.h>
+
+#define kapi_get_zeroed_page(gfp, kind)	get_zeroed_page(gfp)
+#define kapi_free_page(addr, kind)	free_page(addr)
+
+#else /* userspace or freestanding */
+
+typedef _Bool bool;
+#define true	1
+#define false	0
+#ifndef NULL
+#define NULL	((void *)0)
+#endif
+
+typedef unsigned int gfp_t;
+#define GFP_KERNEL	0x0cc0u
+
+#define PAGE_SHIFT	12
+#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+#define BITS_PER_LONG	(8 * (int)sizeof(long))
+
+#define ENOMEM		12
+#define EINVAL		22
+#define EFBIG		27
+
+#define MAX_ERRNO	4095
+#define IS_ERR_VALUE(x)	((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
+
+static inline void *ERR_PTR(long error)
+{
+	return (void *)error;
+}
+
+static inline long PTR_ERR(const void *ptr)
+{
+	return (long)ptr;
+}
+
+static inline bool IS_ERR(const void *ptr)
+{
+	return IS_ERR_VALUE((unsigned long)ptr);
+}
+
+static inline bool IS_ERR_OR_NULL(const void *ptr)
+{
+	return !ptr || IS_ERR(ptr);
+}
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+typedef struct {
+	unsigned long val;
+} swp_entry_t;
+
+/*
+ * A spin lock that remembers whether it is held, so that lockdep_assert_held
+ * can report (not abort on) a walk done without it: the posted RFC code does
+ * exactly that, and the simulator counts it as a finding.
+ */
+typedef struct {
+	int held;
+} spinlock_t;
+
+void spin_lock_init(spinlock_t *lock);
+void spin_lock(spinlock_t *lock);
+void spin_unlock(spinlock_t *lock);
+void lockdep_assert_held(spinlock_t *lock);
+
+/*
+ * Table pages.  The userspace implementation hands out buffers large enough
+ * for the largest geometry's entries as native words, and counts them by kind.
+ */
+unsigned long kapi_get_zeroed_page(gfp_t gfp, enum kapi_page_kind kind);
+void kapi_free_page(unsigned long addr, enum kapi_page_kind kind);
+
+/* Give a swap slot back to the swap device (the host model's, in userspace). */
+void swap_free(swp_entry_t entry);
+
+/* Report a broken invariant without stopping: counted by the userspace side. */
+void kapi_warn(const char *what);
+#define WARN_ON_ONCE(cond) ({ bool __c = !!(cond); if (unlikely(__c)) kapi_warn(#cond); __c; })
+
+#endif /* __KERNEL__ */
+
+#endif /* ANONSIM_KAPI_H */

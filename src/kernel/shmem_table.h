@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shmem_table.h - the Linux 2.4 tmpfs block table, generalised as in the
+ * /dev/anon RFC so that one file can carry several parallel tables (swap
+ * entries, map counts) that share one walk.
+ *
+ * Index layout (EPP = entries per page):
+ *
+ *   0 .. 15                 direct entries in the table itself
+ *   16 ..                   indirect page, first half: EPP/2 pointers to leaf
+ *                           pages of EPP entries each
+ *   16 + EPP*EPP/2 ..       indirect page, second half: EPP/2 pointers to
+ *                           middle pages of EPP leaf pointers each
+ *
+ *   max_index = 16 + (EPP*EPP/2) * (EPP+1); an index at or beyond it: -EFBIG.
+ */
+#ifndef ANONSIM_SHMEM_TABLE_H
+#define ANONSIM_SHMEM_TABLE_H
+
+#include "kapi.h"
+
+#define SHMEM_NR_DIRECT 16
+
+/* Page and word size of the machine whose table is modelled. */
+struct shmem_geom {
+	const char *name;
+	unsigned long entries_per_page;	/* page size / word size */
+	unsigned long max_index;	/* SHMEM_MAX_INDEX */
+};
+
+extern const struct shmem_geom shmem_geom_i386;	/* 4 KiB, 4-byte words */
+extern const struct shmem_geom shmem_geom_x86_64;	/* 4 KiB, 8-byte words */
+
+struct shmem_table {
+	const struct shmem_geom *geom;
+	enum kapi_page_kind kind;	/* what its pages are accounted as */
+	unsigned long direct[SHMEM_NR_DIRECT];
+	void **indirect;
+	unsigned long nr_pages;		/* table pages held (indirect, middle, leaf) */
+};
+
+void shmem_table_init(struct shmem_table *t, const struct shmem_geom *geom,
+		      enum kapi_page_kind kind);
+
+/*
+ * Find the entry for @index.  Returns ERR_PTR(-EFBIG) beyond max_index, NULL
+ * when a level is missing.  If @page points at a spare zeroed page, the walk
+ * installs it at the first missing level and clears *@page (a NULL return
+ * then means a further level is still missing).  Caller holds the lock.
+ */
+unsigned long *shmem_table_walk(struct shmem_table *t, unsigned long index,
+				unsigned long *page);
+
+/*
+ * Find or build the entry for @index: the allocate-with-lock-dropped loop.
+ * Called and returns with @lock held (dropped around each allocation).
+ * A spare left over because a racer filled the level is freed.
+ * Returns the entry, ERR_PTR(-EFBIG) or ERR_PTR(-ENOMEM).
+ */
+unsigned long *shmem_table_get(struct shmem_table *t, unsigned long index,
+			       spinlock_t *lock);
+
+/*
+ * Clear every entry at or beyond @start, passing each non-zero one to
+ * @release (may be NULL), and free the table pages left covering nothing
+ * below @start.  shmem_table_truncate(t, 0, ...) returns every table page.
+ * Returns the number of non-zero entries cleared.
+ */
+unsigned long shmem_table_truncate(struct shmem_table *t, unsigned long start,
+				   void (*release)(unsigned long entry, void *arg),
+				   void *arg);
+
+#endif /* ANONSIM_SHMEM_TABLE_H */

@@ -1,0 +1,96 @@
+/*
+ * trace.h - the trace model (see traces/FORMAT.md) and its reader and writer.
+ *
+ * One reader serves both encodings, plain or gzip-compressed; it decodes
+ * into a caller-owned struct trace_event with no per-event allocation.
+ */
+#ifndef ANONSIM_TRACE_H
+#define ANONSIM_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define TRACE_VERSION 1
+#define TRACE_MAX_DEVICES 16
+#define TRACE_NAME_MAX 64	/* device names, phase names, footprint "what" */
+
+enum trace_kind {
+	EV_READ,
+	EV_WRITE,
+	EV_TOUCH,
+	EV_FREE,
+	EV_MMAP,
+	EV_MUNMAP,
+	EV_MAPDUP,
+	EV_PHASE,
+	EV_FOOTPRINT,
+	EV_NR_KINDS
+};
+
+extern const char *const trace_kind_names[EV_NR_KINDS];
+
+struct trace_device {
+	char name[TRACE_NAME_MAX];
+	uint64_t size;			/* bytes */
+	char backing[256];		/* backing identity: equal => shared page cache */
+	char cow[256];			/* backing identity under a COW layer, "" if none */
+};
+
+struct trace_header {
+	unsigned version;
+	uint32_t page_size;
+	uint64_t memory;		/* bytes of UML physical memory */
+	unsigned nr_devices;
+	struct trace_device devices[TRACE_MAX_DEVICES];
+	int64_t readahead_kb;		/* -1: not recorded */
+	char recorder[1024];		/* "" if absent */
+	char notes[4096];		/* note lines joined by '\n' */
+};
+
+struct trace_event {
+	uint64_t time_us;
+	enum trace_kind kind;
+	uint32_t dev;			/* read/write: device index */
+	uint64_t page;			/* read/write/touch/free: first physical page */
+	uint64_t count;			/* touch/free: pages; footprint: pages */
+	uint64_t offset;		/* read/write: device bytes; mmap/mapdup: file bytes */
+	uint64_t length;		/* read/write/mmap/munmap/mapdup: bytes */
+	uint64_t addr;			/* mmap/munmap/mapdup: host address */
+	char name[TRACE_NAME_MAX];	/* phase name; footprint "tmpfs" or "cache:DEV" */
+};
+
+struct trace_reader;
+
+/*
+ * Open @path (text or binary, plain or gzip) and read its header.  On error
+ * returns NULL and writes a message naming the file and place into @err.
+ */
+struct trace_reader *trace_open(const char *path, char *err, size_t errlen);
+
+const struct trace_header *trace_header(const struct trace_reader *r);
+
+/*
+ * Next event: 1 and *ev filled, 0 at a clean end, -1 on bad data with the
+ * message (file, line or record index and byte offset, what is wrong) in
+ * trace_error().
+ */
+int trace_next(struct trace_reader *r, struct trace_event *ev);
+const char *trace_error(const struct trace_reader *r);
+
+void trace_close(struct trace_reader *r);
+
+struct trace_writer;
+
+/*
+ * Create @path: text or binary by its name (.trace / .atr), gzip when it
+ * ends in .gz.  Writes go to a temporary file beside it; trace_writer_commit
+ * renames it into place, trace_writer_abort removes it.
+ */
+struct trace_writer *trace_writer_open(const char *path,
+				       const struct trace_header *h,
+				       char *err, size_t errlen);
+int trace_write(struct trace_writer *w, const struct trace_event *ev);
+int trace_writer_commit(struct trace_writer *w, char *err, size_t errlen);
+void trace_writer_abort(struct trace_writer *w);
+
+#endif /* ANONSIM_TRACE_H */

@@ -1,0 +1,29 @@
+/*
+ * util.h - what every command shares: exit statuses, messages, number parsing.
+ */
+#ifndef ANONSIM_UTIL_H
+#define ANONSIM_UTIL_H
+
+#include <stdint.h>
+
+/* Documented exit statuses (see anonsim(1)). */
+enum {
+	EXIT_OK = 0,
+	EXIT_USAGE = 1,		/* wrong option, missing argument, impossible parameter */
+	EXIT_DATA = 2,		/* bad input data: corrupt trace, unreadable file */
+	EXIT_INTERNAL = 3,	/* an invariant of the simulator itself broke */
+};
+
+/* Print "anonsim: MESSAGE" on stderr. */
+void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Parse a size: a number with an optional K, M, G or T suffix (powers of
+ * 1024), e.g. "512M".  Returns 0 and sets *out, or -1 on bad syntax/overflow.
+ */
+int parse_size(const char *s, uint64_t *out);
+
+/* Parse a non-negative decimal integer up to @max; -1 if not one. */
+int parse_uint(const char *s, uint64_t max, uint64_t *out);
+
+#endif
