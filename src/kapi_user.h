@@ -6,8 +6,9 @@
  * side, one per thread.  It counts table pages by kind, can make the Nth
  * allocation fail, catches double frees and frees of unknown pages, counts
  * lock misuse and warnings instead of aborting, routes swap_free() to the
- * host model, and can run a "racer" callback while the lock is dropped for
- * an allocation, to reproduce what another CPU would do in that window.
+ * host model, and can run a "racer" callback at the next spin_lock (before
+ * the lock is taken), to reproduce what another CPU would do while the lock
+ * was dropped for an allocation.
  */
 #ifndef ANONSIM_KAPI_USER_H
 #define ANONSIM_KAPI_USER_H
@@ -18,6 +19,13 @@
 
 /* Bytes behind each table page: enough for the largest geometry (1024 words). */
 #define KAPI_TABLE_PAGE_BYTES (1024 * sizeof(unsigned long))
+
+/*
+ * Freed pages are kept this long (not returned to malloc) so that a use after
+ * free by the posted /dev/anon code writes to memory we still own: it shows as
+ * a table pointer to a page that is not live instead of a sanitizer abort.
+ */
+#define KAPI_QUARANTINE 16
 
 struct kapi_ctx {
 	/* pages held now, and allocated / freed in total, by kind */
@@ -42,7 +50,11 @@ struct kapi_ctx {
 	void *swap_arg;
 	unsigned long swap_frees;
 
-	/* run once after the next allocation, before the lock is retaken */
+	/*
+	 * Run once at the next spin_lock, before the lock is taken (cleared
+	 * first, so the racer may take locks, allocate, or re-arm itself to
+	 * fire at a later spin_lock).
+	 */
 	void (*racer)(void *arg);
 	void *racer_arg;
 
@@ -50,10 +62,17 @@ struct kapi_ctx {
 	unsigned long *live;
 	size_t live_cap, live_count;
 	enum kapi_page_kind *live_kind;
+
+	/* recently freed pages, released for real later (ring) */
+	void *quarantine[KAPI_QUARANTINE];
+	unsigned int quarantine_next;
 };
 
 void kapi_ctx_init(struct kapi_ctx *ctx);
-/* Frees any pages still live (they are counted as leaks by the caller first). */
+/*
+ * Frees any pages still live (the caller reads held[] first to count them as
+ * leaks) and the quarantine; stops being current if it was.
+ */
 void kapi_ctx_destroy(struct kapi_ctx *ctx);
 void kapi_set_current(struct kapi_ctx *ctx);
 struct kapi_ctx *kapi_current(void);

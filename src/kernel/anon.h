@@ -42,6 +42,13 @@ enum anon_defect {
 	ANON_DEFECT_ENOMEM_NO_ROLLBACK,
 	/* freeing a swap entry on reclaim leaves info->swapped too high */
 	ANON_DEFECT_SWAPPED_NOT_UPDATED,
+	/*
+	 * mmap/munmap at an index >= SHMEM_MAX_INDEX (a large mmap offset):
+	 * the patch's shmem_block() has no -EFBIG check and walks past the end
+	 * of the indirect page.  Modelled as a refusal, the counts already
+	 * taken kept.
+	 */
+	ANON_DEFECT_INDEX_UNCHECKED,
 	ANON_NR_DEFECTS
 };
 

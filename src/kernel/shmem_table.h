@@ -37,8 +37,10 @@ struct shmem_table {
 	unsigned long direct[SHMEM_NR_DIRECT];
 	void **indirect;
 	unsigned long nr_pages;		/* table pages held (indirect, middle, leaf) */
+	spinlock_t *lock;		/* asserted held by each walk; NULL: unchecked */
 };
 
+/* An empty table; its walks assert no lock until t->lock is set. */
 void shmem_table_init(struct shmem_table *t, const struct shmem_geom *geom,
 		      enum kapi_page_kind kind);
 
@@ -69,5 +71,12 @@ unsigned long *shmem_table_get(struct shmem_table *t, unsigned long index,
 unsigned long shmem_table_truncate(struct shmem_table *t, unsigned long start,
 				   void (*release)(unsigned long entry, void *arg),
 				   void *arg);
+
+/*
+ * The number of table pages shmem_table_truncate(t, @start, ...) would free,
+ * without changing anything.
+ */
+unsigned long shmem_table_pages_beyond(struct shmem_table *t,
+				       unsigned long start);
 
 #endif /* ANONSIM_SHMEM_TABLE_H */

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * anon.c - /dev/anon map counts: the RFC as posted and corrected.
+ *
+ * The posted functions follow the patch's adjust_map_counts() and
+ * anon_munmap() step by step; where the patch would corrupt memory the
+ * model counts the defect and does the least harmful equivalent.
+ */
+#include "anon.h"
+
+const char *const anon_defect_names[ANON_NR_DEFECTS] = {
+	[ANON_DEFECT_DUP_UNCOUNTED] = "dup-uncounted",
+	[ANON_DEFECT_PTE_ONLY_RECLAIM] = "pte-only-reclaim",
+	[ANON_DEFECT_MAP_TABLE_LEAK] = "map-table-leak",
+	[ANON_DEFECT_STALE_SPARE] = "stale-spare",
+	[ANON_DEFECT_UNLOCKED_DECREMENT] = "unlocked-decrement",
+	[ANON_DEFECT_COUNT_UNDERFLOW] = "count-underflow",
+	[ANON_DEFECT_ENOMEM_NO_ROLLBACK] = "enomem-no-rollback",
+	[ANON_DEFECT_SWAPPED_NOT_UPDATED] = "swapped-not-updated",
+	[ANON_DEFECT_INDEX_UNCHECKED] = "index-unchecked",
+};
+
+void anon_inode_init(struct anon_inode *ai, const struct shmem_geom *geom,
+		     enum anon_variant variant,
+		     const struct shmem_page_ops *pops, void *priv)
+{
+	int i;
+
+	shmem_inode_init(&ai->shm, geom, pops, priv);
+	shmem_table_init(&ai->maps, geom, KAPI_PAGE_MAP_TABLE);
+	ai->maps.lock = &ai->shm.lock;
+	ai->variant = variant;
+	ai->reclaimed = 0;
+	for (i = 0; i < ANON_NR_DEFECTS; i++)
+		ai->defects[i] = 0;
+}
+
+/* adjust_map_counts(info, pgoff, nr, +1) as posted. */
+static int posted_add(struct anon_inode *ai, unsigned long pgoff,
+		      unsigned long nr)
+{
+	unsigned long i, idx, *count, page = 0;
+	bool stale = false;	/* page was freed and left set, as posted */
+
+	spin_lock(&ai->shm.lock);
+	for (i = 0; i < nr; i++) {
+		idx = pgoff + i;
+		if (idx >= ai->maps.geom->max_index) {
+			ai->defects[ANON_DEFECT_INDEX_UNCHECKED]++;
+			spin_unlock(&ai->shm.lock);
+			return -EFBIG;
+		}
+		while (!(count = shmem_table_walk(&ai->maps, idx, &page))) {
+			if (stale && !page) {
+				/* a freed page is now a table page */
+				ai->defects[ANON_DEFECT_STALE_SPARE]++;
+				stale = false;
+			}
+			spin_unlock(&ai->shm.lock);
+			page = kapi_get_zeroed_page(GFP_KERNEL, KAPI_PAGE_MAP_TABLE);
+			stale = false;
+			if (!page) {
+				if (i)
+					ai->defects[ANON_DEFECT_ENOMEM_NO_ROLLBACK]++;
+				return -ENOMEM;
+			}
+			spin_lock(&ai->shm.lock);
+		}
+		if (page) {
+			if (stale)	/* freed a second time */
+				ai->defects[ANON_DEFECT_STALE_SPARE]++;
+			kapi_free_page(page, KAPI_PAGE_MAP_TABLE);
+			stale = true;
+		}
+		*count += 1;
+	}
+	spin_unlock(&ai->shm.lock);
+	return 0;
+}
+
+/* Roll back the counts of [pgoff, pgoff + nr); caller holds the lock. */
+static void fixed_unadd(struct anon_inode *ai, unsigned long pgoff,
+			unsigned long nr)
+{
+	unsigned long i, *count;
+
+	for (i = 0; i < nr; i++) {
+		count = shmem_table_walk(&ai->maps, pgoff + i, NULL);
+		if (!WARN_ON_ONCE(IS_ERR_OR_NULL(count) || !*count))
+			(*count)--;
+	}
+}
+
+static int fixed_add(struct anon_inode *ai, unsigned long pgoff,
+		     unsigned long nr)
+{
+	unsigned long i, *count;
+
+	if (nr > ai->maps.geom->max_index ||
+	    pgoff > ai->maps.geom->max_index - nr)
+		return -EFBIG;
+	spin_lock(&ai->shm.lock);
+	for (i = 0; i < nr; i++) {
+		count = shmem_table_get(&ai->maps, pgoff + i, &ai->shm.lock);
+		if (IS_ERR(count)) {
+			fixed_unadd(ai, pgoff, i);
+			spin_unlock(&ai->shm.lock);
+			return PTR_ERR(count);
+		}
+		(*count)++;
+	}
+	spin_unlock(&ai->shm.lock);
+	return 0;
+}
+
+int anon_mmap(struct anon_inode *ai, unsigned long pgoff, unsigned long nr)
+{
+	if (ai->variant == ANON_POSTED)
+		return posted_add(ai, pgoff, nr);
+	return fixed_add(ai, pgoff, nr);
+}
+
+int anon_vma_dup(struct anon_inode *ai, unsigned long pgoff, unsigned long nr)
+{
+	if (ai->variant == ANON_POSTED) {
+		/* the patch has no ->open: the copy or moved vma is not counted */
+		ai->defects[ANON_DEFECT_DUP_UNCOUNTED]++;
+		return 0;
+	}
+	return fixed_add(ai, pgoff, nr);
+}
+
+/* anon_munmap() as posted: no lock, only pages present in this mm. */
+static unsigned long posted_munmap(struct anon_inode *ai, unsigned long pgoff,
+				   unsigned long nr)
+{
+	struct shmem_inode *info = &ai->shm;
+	unsigned long i, idx, *count, *slot, reclaimed = 0;
+	swp_entry_t entry;
+	bool removed;
+
+	for (i = 0; i < nr; i++) {
+		idx = pgoff + i;
+		if (idx >= ai->maps.geom->max_index) {
+			ai->defects[ANON_DEFECT_INDEX_UNCHECKED]++;
+			continue;
+		}
+		count = shmem_table_walk(&ai->maps, idx, NULL);
+		if (!count)
+			continue;
+		ai->defects[ANON_DEFECT_UNLOCKED_DECREMENT]++;
+		if (!*count)
+			ai->defects[ANON_DEFECT_COUNT_UNDERFLOW]++;
+		(*count)--;
+		if (*count > 0)
+			continue;
+		if (!info->pops->pte_present(info->priv, idx)) {
+			/* page (or its swap entry) stays with no mapping */
+			ai->defects[ANON_DEFECT_PTE_ONLY_RECLAIM]++;
+			continue;
+		}
+		removed = info->pops->remove_page(info->priv, idx);
+		entry.val = 0;
+		slot = shmem_table_walk(&info->swap, idx, NULL);
+		if (!IS_ERR_OR_NULL(slot) && *slot) {
+			entry.val = *slot;
+			*slot = 0;
+			swap_free(entry);
+			/* shmem_free_swp()'s return value ignored */
+			ai->defects[ANON_DEFECT_SWAPPED_NOT_UPDATED]++;
+		}
+		if (removed || entry.val) {
+			reclaimed++;
+			ai->reclaimed++;
+		}
+	}
+	return reclaimed;
+}
+
+static unsigned long fixed_munmap(struct anon_inode *ai, unsigned long pgoff,
+				  unsigned long nr)
+{
+	struct shmem_inode *info = &ai->shm;
+	unsigned long i, idx, *count, *slot, reclaimed = 0;
+	swp_entry_t entry;
+	bool removed;
+
+	spin_lock(&info->lock);
+	for (i = 0; i < nr; i++) {
+		idx = pgoff + i;
+		count = shmem_table_walk(&ai->maps, idx, NULL);
+		/* unmapping what was never mapped: keep the count at zero */
+		if (WARN_ON_ONCE(IS_ERR_OR_NULL(count) || !*count))
+			continue;
+		if (--*count)
+			continue;
+		entry.val = 0;
+		slot = shmem_table_walk(&info->swap, idx, NULL);
+		if (!IS_ERR_OR_NULL(slot) && *slot) {
+			entry.val = *slot;
+			*slot = 0;
+			info->swapped--;
+		}
+		/* page cache removal may sleep in the kernel */
+		spin_unlock(&info->lock);
+		removed = info->pops->remove_page(info->priv, idx);
+		if (entry.val)
+			swap_free(entry);
+		if (removed || entry.val) {
+			reclaimed++;
+			ai->reclaimed++;
+		}
+		spin_lock(&info->lock);
+	}
+	spin_unlock(&info->lock);
+	return reclaimed;
+}
+
+unsigned long anon_munmap(struct anon_inode *ai, unsigned long pgoff,
+			  unsigned long nr)
+{
+	if (ai->variant == ANON_POSTED)
+		return posted_munmap(ai, pgoff, nr);
+	return fixed_munmap(ai, pgoff, nr);
+}
+
+unsigned long anon_map_count(struct anon_inode *ai, unsigned long index)
+{
+	unsigned long *count, val = 0;
+
+	spin_lock(&ai->shm.lock);
+	count = shmem_table_walk(&ai->maps, index, NULL);
+	if (!IS_ERR_OR_NULL(count))
+		val = *count;
+	spin_unlock(&ai->shm.lock);
+	return val;
+}
+
+void anon_truncate(struct anon_inode *ai, unsigned long start)
+{
+	shmem_truncate(&ai->shm, start);
+	spin_lock(&ai->shm.lock);
+	if (ai->variant == ANON_POSTED) {
+		/* the patch leaves map_indirect and its pages alone */
+		if (shmem_table_pages_beyond(&ai->maps, start))
+			ai->defects[ANON_DEFECT_MAP_TABLE_LEAK]++;
+	} else {
+		shmem_table_truncate(&ai->maps, start, NULL, NULL);
+	}
+	spin_unlock(&ai->shm.lock);
+}
