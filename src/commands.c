@@ -8,6 +8,8 @@
 /* The one registry of subcommands: "anonsim --help" lists them in this order. */
 const struct command commands[] = {
 	{ "selftest", "check the block-table and map-count code on this machine", cmd_selftest },
+	{ "trace", "check, describe, convert and print traces", cmd_trace },
+	{ "replay", "replay traces through the host model, per strategy", cmd_replay },
 	{ NULL, NULL, NULL }
 };
 

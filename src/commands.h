@@ -16,5 +16,7 @@ extern const struct command commands[];
 const struct command *command_find(const char *name);
 
 int cmd_selftest(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 #endif

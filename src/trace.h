@@ -79,7 +79,32 @@ const char *trace_error(const struct trace_reader *r);
 
 void trace_close(struct trace_reader *r);
 
+/* As trace_open, from an open descriptor (which it takes over); @name is
+ * the name messages give the data. */
+struct trace_reader *trace_open_fd(int fd, const char *name,
+				   char *err, size_t errlen);
+
+/* 1 if the data is in the binary encoding, 0 if text. */
+int trace_is_binary(const struct trace_reader *r);
+
+/*
+ * The text encoding of a header (lines up to "events") and of one event
+ * (one line with its newline), as snprintf: the length it needs.  A buffer
+ * of TRACE_HEADER_TEXT_MAX / TRACE_EVENT_TEXT_MAX bytes always suffices.
+ */
+#define TRACE_HEADER_TEXT_MAX 65536
+#define TRACE_EVENT_TEXT_MAX 256
+size_t trace_format_header(const struct trace_header *h, char *buf, size_t len);
+size_t trace_format_event(const struct trace_header *h,
+			  const struct trace_event *ev, char *buf, size_t len);
+
 struct trace_writer;
+
+/*
+ * The encoding a file name asks for: 0 with *binary and *gz set, or -1 if
+ * the name ends in none of .trace, .atr, .trace.gz, .atr.gz.
+ */
+int trace_path_encoding(const char *path, int *binary, int *gz);
 
 /*
  * Create @path: text or binary by its name (.trace / .atr), gzip when it

@@ -1,0 +1,189 @@
+/*
+ * trace_reader.c - open a trace (text or binary, plain or gzip: zlib reads
+ * both transparently), tell the encodings apart by the first byte, and
+ * hand out events from the decoder of that encoding.  Bytes come through
+ * one large buffer, so decoding makes no system call per event.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace_internal.h"
+
+#define GZ_BUFFER (128 * 1024)
+
+void reader_fail(struct trace_reader *r, const char *fmt, ...)
+{
+	char what[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	switch (r->place) {
+	case AT_FILE:
+		snprintf(r->err, sizeof(r->err), "%s: %s", r->path, what);
+		break;
+	case AT_BYTE:
+		snprintf(r->err, sizeof(r->err), "%s: byte %llu: %s", r->path,
+			 (unsigned long long)r->place_off, what);
+		break;
+	case AT_LINE:
+		snprintf(r->err, sizeof(r->err), "%s:%llu: %s", r->path,
+			 (unsigned long long)r->line, what);
+		break;
+	case AT_HEADER_LINE:
+		snprintf(r->err, sizeof(r->err), "%s: header line %llu (byte %llu): %s",
+			 r->path, (unsigned long long)r->line,
+			 (unsigned long long)r->place_off, what);
+		break;
+	case AT_RECORD:
+		snprintf(r->err, sizeof(r->err), "%s: record %llu (byte %llu): %s",
+			 r->path, (unsigned long long)r->record,
+			 (unsigned long long)r->place_off, what);
+		break;
+	}
+	r->failed = 1;
+}
+
+long reader_fill(struct trace_reader *r, size_t want)
+{
+	size_t have = r->end - r->pos;
+
+	if (have >= want || r->eof)
+		return (long)have;
+	if (r->pos) {
+		memmove(r->buf, r->buf + r->pos, have);
+		r->base += r->pos;
+		r->pos = 0;
+		r->end = have;
+	}
+	while (r->end < want) {
+		int n = gzread(r->gz, r->buf + r->end, (unsigned)(TRACE_BUF_SIZE - r->end));
+		int errnum;
+		const char *why;
+
+		if (n > 0) {
+			r->end += (size_t)n;
+			continue;
+		}
+		/* zlib reports a cut-off stream as Z_BUF_ERROR at its end. */
+		why = gzerror(r->gz, &errnum);
+		if (n == 0 && errnum == Z_OK) {
+			r->eof = 1;
+			break;
+		}
+		if (errnum == Z_BUF_ERROR)
+			reader_fail(r, "truncated gzip stream (%s)", why);
+		else if (errnum == Z_ERRNO)
+			reader_fail(r, "read error: %s", strerror(errno));
+		else
+			reader_fail(r, "corrupt gzip stream (%s)", why);
+		return -1;
+	}
+	return (long)(r->end - r->pos);
+}
+
+static struct trace_reader *reader_start(gzFile gz, const char *name,
+					 char *err, size_t errlen)
+{
+	struct trace_reader *r = calloc(1, sizeof(*r));
+	unsigned char c;
+	long n;
+	int rc;
+
+	if (r) {
+		r->path = strdup(name);
+		r->buf = malloc(TRACE_BUF_SIZE + 1);
+	}
+	if (!r || !r->path || !r->buf) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		gzclose(gz);
+		trace_close(r);
+		return NULL;
+	}
+	r->gz = gz;
+	gzbuffer(gz, GZ_BUFFER);
+	r->place = AT_FILE;
+	n = reader_fill(r, 1);
+	if (n == 0)
+		reader_fail(r, "empty file");
+	if (n <= 0) {
+		snprintf(err, errlen, "%s", r->err);
+		trace_close(r);
+		return NULL;
+	}
+	/* Text starts with a printable byte; binary with a magic that is not. */
+	c = r->buf[r->pos];
+	r->binary = !(c == '\t' || c == '\n' || c == '\r' || (c >= ' ' && c < 0x7f));
+	rc = r->binary ? binary_read_header(r) : text_read_header(r);
+	if (rc) {
+		snprintf(err, errlen, "%s", r->err);
+		trace_close(r);
+		return NULL;
+	}
+	trace_rules_init(&r->rules, &r->h);
+	return r;
+}
+
+struct trace_reader *trace_open(const char *path, char *err, size_t errlen)
+{
+	gzFile gz = gzopen(path, "rb");
+
+	if (!gz) {
+		snprintf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "cannot open");
+		return NULL;
+	}
+	return reader_start(gz, path, err, errlen);
+}
+
+struct trace_reader *trace_open_fd(int fd, const char *name, char *err, size_t errlen)
+{
+	gzFile gz = gzdopen(fd, "rb");
+
+	if (!gz) {
+		snprintf(err, errlen, "%s: cannot read", name);
+		close(fd);
+		return NULL;
+	}
+	return reader_start(gz, name, err, errlen);
+}
+
+const struct trace_header *trace_header(const struct trace_reader *r)
+{
+	return &r->h;
+}
+
+int trace_is_binary(const struct trace_reader *r)
+{
+	return r->binary;
+}
+
+int trace_next(struct trace_reader *r, struct trace_event *ev)
+{
+	if (r->failed)
+		return -1;
+	return r->binary ? binary_next(r, ev) : text_next(r, ev);
+}
+
+const char *trace_error(const struct trace_reader *r)
+{
+	return r->err;
+}
+
+void trace_close(struct trace_reader *r)
+{
+	if (!r)
+		return;
+	if (r->gz)
+		gzclose_r(r->gz);
+	free(r->buf);
+	free(r->path);
+	free(r);
+}

@@ -1,0 +1,139 @@
+/*
+ * trace_validate.c - the rules every event obeys, whatever its encoding:
+ * the reader applies them to what it decodes, the writer to what it is
+ * given, so no file that breaks them is ever read or written.
+ */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "trace_internal.h"
+
+static int fail(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int trace_name_ok(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (name[i] <= ' ' || name[i] > '~' || name[i] == '#')
+			return 0;
+	return len > 0;
+}
+
+int trace_device_index(const struct trace_header *h, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < h->nr_devices; i++)
+		if (!strcmp(h->devices[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+void trace_rules_init(struct trace_rules *rules, const struct trace_header *h)
+{
+	rules->h = h;
+	rules->page_shift = 0;
+	while (h->page_size >> rules->page_shift > 1)
+		rules->page_shift++;
+	rules->mem_pages = h->memory >> rules->page_shift;
+}
+
+typedef unsigned long long ull;
+
+/* @n pages from @page lie within physical memory. */
+static int pages_fit(const struct trace_rules *r, uint64_t page, uint64_t n)
+{
+	return page < r->mem_pages && n <= r->mem_pages - page;
+}
+
+int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
+			 const struct trace_event *ev, char *why, size_t len)
+{
+	const struct trace_header *h = r->h;
+	const char *kind = (unsigned)ev->kind < EV_NR_KINDS ? trace_kind_names[ev->kind] : "?";
+	uint64_t page_mask = h->page_size - 1, n;
+
+	if (ev->time_us < prev_time)
+		return fail(why, len, "time %llu goes backwards (previous event at %llu)",
+			    (ull)ev->time_us, (ull)prev_time);
+	switch (ev->kind) {
+	case EV_READ:
+	case EV_WRITE: {
+		const struct trace_device *d;
+
+		if (ev->dev >= h->nr_devices)
+			return fail(why, len, "%s: device %u not in the header (%u devices)",
+				    kind, (unsigned)ev->dev, h->nr_devices);
+		d = &h->devices[ev->dev];
+		if (!ev->length)
+			return fail(why, len, "%s: length 0", kind);
+		if (ev->offset % 512 || ev->length % 512)
+			return fail(why, len, "%s: offset %llu and length %llu must be multiples of 512",
+				    kind, (ull)ev->offset, (ull)ev->length);
+		if (ev->offset > d->size || ev->length > d->size - ev->offset)
+			return fail(why, len, "%s: bytes %llu+%llu beyond the end of device %s (%llu bytes)",
+				    kind, (ull)ev->offset, (ull)ev->length, d->name, (ull)d->size);
+		n = (ev->length + page_mask) >> r->page_shift;
+		if (!pages_fit(r, ev->page, n))
+			return fail(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
+				    kind, (ull)ev->page, (ull)n, (ull)r->mem_pages);
+		return 0;
+	}
+	case EV_TOUCH:
+	case EV_FREE:
+		if (!ev->count)
+			return fail(why, len, "%s: count 0", kind);
+		if (!pages_fit(r, ev->page, ev->count))
+			return fail(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
+				    kind, (ull)ev->page, (ull)ev->count, (ull)r->mem_pages);
+		return 0;
+	case EV_MMAP:
+	case EV_MAPDUP:
+		if (ev->offset & page_mask)
+			return fail(why, len, "%s: offset %llu is not page-aligned", kind, (ull)ev->offset);
+		/* fall through */
+	case EV_MUNMAP:
+		if (!ev->length)
+			return fail(why, len, "%s: length 0", kind);
+		if ((ev->addr | ev->length) & page_mask)
+			return fail(why, len, "%s: address 0x%llx and length %llu must be page-aligned",
+				    kind, (ull)ev->addr, (ull)ev->length);
+		if (ev->length > UINT64_MAX - ev->addr)
+			return fail(why, len, "%s: address 0x%llx + length %llu wraps around",
+				    kind, (ull)ev->addr, (ull)ev->length);
+		if (ev->kind != EV_MUNMAP && ev->length > UINT64_MAX - ev->offset)
+			return fail(why, len, "%s: offset %llu + length %llu wraps around",
+				    kind, (ull)ev->offset, (ull)ev->length);
+		return 0;
+	case EV_PHASE:
+		if (!trace_name_ok(ev->name, strnlen(ev->name, TRACE_NAME_MAX)) ||
+		    !memchr(ev->name, '\0', TRACE_NAME_MAX))
+			return fail(why, len, "phase: name is not one word of 1-%d printable characters",
+				    TRACE_NAME_MAX - 1);
+		return 0;
+	case EV_FOOTPRINT:
+		if (!memchr(ev->name, '\0', TRACE_NAME_MAX))
+			return fail(why, len, "footprint: name too long");
+		if (strcmp(ev->name, "tmpfs") &&
+		    (strncmp(ev->name, "cache:", 6) || trace_device_index(h, ev->name + 6) < 0))
+			return fail(why, len, "footprint: '%s' is neither 'tmpfs' nor 'cache:DEVICE' of a device in the header",
+				    ev->name);
+		return 0;
+	default:
+		return fail(why, len, "unknown event kind %d", (int)ev->kind);
+	}
+}

@@ -1,0 +1,324 @@
+/*
+ * check_trace.c - the trace reader and writer: every event kind survives
+ * text, binary and their gzip forms with exact values, headers included,
+ * and the writer refuses what the reader would refuse.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+static char dir[256];
+
+static void make_dir(void)
+{
+	snprintf(dir, sizeof(dir), "%s/check_trace.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+/* Remove the directory; fail if anything but @keep is left in it. */
+static void remove_dir(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[512];
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static void sample_header(struct trace_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = 1;
+	h->page_size = 4096;
+	h->memory = 64ULL << 20;		/* 16384 pages */
+	h->nr_devices = 2;
+	strcpy(h->devices[0].name, "ubda");
+	h->devices[0].size = 1ULL << 30;
+	strcpy(h->devices[0].backing, "sha256:abc123");
+	strcpy(h->devices[1].name, "ubdb");
+	h->devices[1].size = 8 << 20;
+	strcpy(h->devices[1].backing, "swap-image");
+	strcpy(h->devices[1].cow, "base-image");
+	h->readahead_kb = 8192;
+	strcpy(h->recorder, "anonsim-record host-kernel=6.18 residency-interval-ms=10");
+	strcpy(h->notes, "Debian bookworm minbase\nsecond note line");
+}
+
+/* One event of every kind, with values that fill the wide fields. */
+static const struct trace_event sample[] = {
+	{ .time_us = 0, .kind = EV_MMAP, .addr = 0x60000000, .length = 64 << 20, .offset = 0 },
+	{ .time_us = 17, .kind = EV_READ, .dev = 0, .offset = (1ULL << 30) - 4096,
+	  .length = 4096, .page = 16383 },
+	{ .time_us = 17, .kind = EV_WRITE, .dev = 1, .offset = 512, .length = 1024, .page = 3 },
+	{ .time_us = 40, .kind = EV_TOUCH, .page = 100, .count = 28 },
+	{ .time_us = 41, .kind = EV_FREE, .page = 16380, .count = 4 },
+	{ .time_us = 50, .kind = EV_MUNMAP, .addr = 0x7fff00000000ULL, .length = 8192 },
+	{ .time_us = 5000000000ULL, .kind = EV_MAPDUP, .addr = 0xffffffffffffe000ULL,
+	  .length = 4096, .offset = 1ULL << 40 },
+	{ .time_us = 5000000001ULL, .kind = EV_PHASE, .name = "boot-done" },
+	{ .time_us = 5000000002ULL, .kind = EV_FOOTPRINT, .name = "tmpfs", .count = 8093 },
+	{ .time_us = 5000000002ULL, .kind = EV_FOOTPRINT, .name = "cache:ubdb", .count = 11683 },
+};
+#define NR_SAMPLE (sizeof(sample) / sizeof(sample[0]))
+
+static void write_sample(const char *path, const struct trace_header *h)
+{
+	char err[1024] = "";
+	struct trace_writer *w = trace_writer_open(path, h, err, sizeof(err));
+	size_t i;
+
+	ck_assert_msg(w != NULL, "%s", err);
+	for (i = 0; i < NR_SAMPLE; i++)
+		ck_assert_int_eq(trace_write(w, &sample[i]), 0);
+	ck_assert_msg(trace_writer_commit(w, err, sizeof(err)) == 0, "%s", err);
+}
+
+static void assert_header_equal(const struct trace_header *a, const struct trace_header *b)
+{
+	unsigned i;
+
+	ck_assert_uint_eq(a->version, b->version);
+	ck_assert_uint_eq(a->page_size, b->page_size);
+	ck_assert_uint_eq(a->memory, b->memory);
+	ck_assert_uint_eq(a->nr_devices, b->nr_devices);
+	for (i = 0; i < a->nr_devices; i++) {
+		ck_assert_str_eq(a->devices[i].name, b->devices[i].name);
+		ck_assert_uint_eq(a->devices[i].size, b->devices[i].size);
+		ck_assert_str_eq(a->devices[i].backing, b->devices[i].backing);
+		ck_assert_str_eq(a->devices[i].cow, b->devices[i].cow);
+	}
+	ck_assert_int_eq(a->readahead_kb, b->readahead_kb);
+	ck_assert_str_eq(a->recorder, b->recorder);
+	ck_assert_str_eq(a->notes, b->notes);
+}
+
+static void assert_reads_sample(const char *path, const struct trace_header *h, int binary)
+{
+	char err[1024] = "";
+	struct trace_reader *r = trace_open(path, err, sizeof(err));
+	struct trace_event ev;
+	size_t i;
+
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_int_eq(trace_is_binary(r), binary);
+	assert_header_equal(trace_header(r), h);
+	for (i = 0; i < NR_SAMPLE; i++) {
+		const struct trace_event *want = &sample[i];
+
+		ck_assert_int_eq(trace_next(r, &ev), 1);
+		ck_assert_uint_eq(ev.time_us, want->time_us);
+		ck_assert_int_eq(ev.kind, want->kind);
+		ck_assert_uint_eq(ev.dev, want->dev);
+		ck_assert_uint_eq(ev.page, want->page);
+		ck_assert_uint_eq(ev.count, want->count);
+		ck_assert_uint_eq(ev.offset, want->offset);
+		ck_assert_uint_eq(ev.length, want->length);
+		ck_assert_uint_eq(ev.addr, want->addr);
+		ck_assert_str_eq(ev.name, want->name);
+	}
+	ck_assert_int_eq(trace_next(r, &ev), 0);
+	ck_assert_int_eq(trace_next(r, &ev), 0);
+	trace_close(r);
+}
+
+static const char *const names[] = { "t.trace", "t.atr", "t.trace.gz", "t.atr.gz" };
+
+START_TEST(round_trip_every_kind)
+{
+	struct trace_header h;
+	char path[512];
+
+	sample_header(&h);
+	make_dir();
+	snprintf(path, sizeof(path), "%s/%s", dir, names[_i]);
+	write_sample(path, &h);
+	assert_reads_sample(path, &h, _i % 2);
+	remove_dir();
+}
+END_TEST
+
+/* Re-encode through every other form: the events stay the same. */
+START_TEST(convert_chain)
+{
+	struct trace_header h;
+	char a[512], b[512], err[1024] = "";
+	struct trace_reader *r;
+	struct trace_writer *w;
+	struct trace_event ev;
+	int i;
+
+	sample_header(&h);
+	make_dir();
+	snprintf(a, sizeof(a), "%s/%s", dir, names[0]);
+	write_sample(a, &h);
+	for (i = 1; i < 4; i++) {
+		snprintf(b, sizeof(b), "%s/%s", dir, names[i]);
+		r = trace_open(a, err, sizeof(err));
+		ck_assert_msg(r != NULL, "%s", err);
+		w = trace_writer_open(b, trace_header(r), err, sizeof(err));
+		ck_assert_msg(w != NULL, "%s", err);
+		while (trace_next(r, &ev) > 0)
+			ck_assert_int_eq(trace_write(w, &ev), 0);
+		trace_close(r);
+		ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), 0);
+		assert_reads_sample(b, &h, i % 2);
+		strcpy(a, b);
+	}
+	remove_dir();
+}
+END_TEST
+
+/* The text form of the sample, exactly. */
+START_TEST(text_form)
+{
+	struct trace_header h;
+	char buf[TRACE_HEADER_TEXT_MAX], line[TRACE_EVENT_TEXT_MAX];
+
+	sample_header(&h);
+	ck_assert_uint_eq(trace_format_header(&h, buf, sizeof(buf)), strlen(buf));
+	ck_assert_str_eq(buf,
+		"anonsim-trace 1\n"
+		"page-size 4096\n"
+		"memory 67108864\n"
+		"device ubda size=1073741824 backing=sha256:abc123\n"
+		"device ubdb size=8388608 backing=swap-image cow=base-image\n"
+		"readahead-kb 8192\n"
+		"recorder anonsim-record host-kernel=6.18 residency-interval-ms=10\n"
+		"note Debian bookworm minbase\n"
+		"note second note line\n"
+		"events\n");
+	trace_format_event(&h, &sample[1], line, sizeof(line));
+	ck_assert_str_eq(line, "17 read ubda 1073737728 4096 16383\n");
+	trace_format_event(&h, &sample[6], line, sizeof(line));
+	ck_assert_str_eq(line, "5000000000 mapdup 0xffffffffffffe000 4096 1099511627776\n");
+	trace_format_event(&h, &sample[9], line, sizeof(line));
+	ck_assert_str_eq(line, "5000000002 footprint cache:ubdb 11683\n");
+}
+END_TEST
+
+/* The binary form: magic, version, header length, then the records. */
+START_TEST(binary_layout)
+{
+	struct trace_header h;
+	char path[512], err[1024], text[TRACE_HEADER_TEXT_MAX];
+	unsigned char buf[4096];
+	struct trace_writer *w;
+	struct trace_event touch = { .time_us = 300, .kind = EV_TOUCH, .page = 7, .count = 2 };
+	size_t hlen, n;
+	FILE *f;
+
+	sample_header(&h);
+	hlen = trace_format_header(&h, text, sizeof(text));
+	make_dir();
+	snprintf(path, sizeof(path), "%s/b.atr", dir);
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(trace_write(w, &touch), 0);
+	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), 0);
+	f = fopen(path, "rb");
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	ck_assert_uint_eq(n, 16 + hlen + 21);
+	ck_assert_mem_eq(buf, "\x89" "ATR\r\n\x1a\n" "\1\0\0\0", 12);
+	ck_assert_uint_eq(buf[12] | buf[13] << 8 | buf[14] << 16 | buf[15] << 24, hlen);
+	ck_assert_mem_eq(buf + 16, text, hlen);
+	ck_assert_mem_eq(buf + 16 + hlen,
+		"\x02" "\x2c\x01\0\0" "\7\0\0\0\0\0\0\0" "\2\0\0\0\0\0\0\0", 21);
+	remove_dir();
+}
+END_TEST
+
+/* The writer refuses a bad event with a message, and leaves no file. */
+START_TEST(writer_refuses)
+{
+	struct trace_header h;
+	struct trace_event ev = { .time_us = 5, .kind = EV_TOUCH, .page = 16383, .count = 2 };
+	struct trace_event back = { .time_us = 4, .kind = EV_PHASE, .name = "x" };
+	char path[512], err[1024] = "";
+	struct trace_writer *w;
+
+	sample_header(&h);
+	make_dir();
+	snprintf(path, sizeof(path), "%s/w.atr.gz", dir);
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(trace_write(w, &ev), -1);
+	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "w.atr.gz: event 0: touch: pages 16383+2 beyond physical memory (16384 pages)"));
+	ck_assert_int_eq(access(path, F_OK), -1);
+
+	ev.count = 1;
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	ck_assert_int_eq(trace_write(w, &ev), 0);
+	ck_assert_int_eq(trace_write(w, &back), -1);
+	trace_writer_abort(w);
+	ck_assert_int_eq(access(path, F_OK), -1);
+
+	snprintf(path, sizeof(path), "%s/w.txt", dir);
+	ck_assert_ptr_null(trace_writer_open(path, &h, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "w.txt: name must end in .trace, .atr, .trace.gz or .atr.gz"));
+
+	snprintf(path, sizeof(path), "%s/w.trace", dir);
+	strcpy(h.recorder, "see #3");
+	ck_assert_ptr_null(trace_writer_open(path, &h, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "holds a '#'"));
+	sample_header(&h);
+	strcpy(h.devices[1].backing, "two words");
+	ck_assert_ptr_null(trace_writer_open(path, &h, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "bad header: device ubdb: 'words' is not key=value"));
+	remove_dir();
+}
+END_TEST
+
+START_TEST(path_encoding)
+{
+	int binary = -1, gz = -1;
+
+	ck_assert_int_eq(trace_path_encoding("a.trace", &binary, &gz), 0);
+	ck_assert_int_eq(binary, 0);
+	ck_assert_int_eq(gz, 0);
+	ck_assert_int_eq(trace_path_encoding("dir/a.atr.gz", &binary, &gz), 0);
+	ck_assert_int_eq(binary, 1);
+	ck_assert_int_eq(gz, 1);
+	ck_assert_int_eq(trace_path_encoding(".atr", &binary, &gz), -1);
+	ck_assert_int_eq(trace_path_encoding("a.gz", &binary, &gz), -1);
+	ck_assert_int_eq(trace_path_encoding("a.trace.bz2", &binary, &gz), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("encodings");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_loop_test(tc, round_trip_every_kind, 0, 4);
+	tcase_add_test(tc, convert_chain);
+	tcase_add_test(tc, text_form);
+	tcase_add_test(tc, binary_layout);
+	tcase_add_test(tc, writer_refuses);
+	tcase_add_test(tc, path_encoding);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
