@@ -35,6 +35,19 @@ void anon_inode_init(struct anon_inode *ai, const struct shmem_geom *geom,
 		ai->defects[i] = 0;
 }
 
+/* The posted walk; notes when it turns a freed spare into a table page. */
+static unsigned long *posted_walk(struct anon_inode *ai, unsigned long idx,
+				  unsigned long *page, bool *stale)
+{
+	unsigned long *count = shmem_table_walk(&ai->maps, idx, page);
+
+	if (*stale && !*page) {
+		ai->defects[ANON_DEFECT_STALE_SPARE]++;
+		*stale = false;
+	}
+	return count;
+}
+
 /* adjust_map_counts(info, pgoff, nr, +1) as posted. */
 static int posted_add(struct anon_inode *ai, unsigned long pgoff,
 		      unsigned long nr)
@@ -50,12 +63,7 @@ static int posted_add(struct anon_inode *ai, unsigned long pgoff,
 			spin_unlock(&ai->shm.lock);
 			return -EFBIG;
 		}
-		while (!(count = shmem_table_walk(&ai->maps, idx, &page))) {
-			if (stale && !page) {
-				/* a freed page is now a table page */
-				ai->defects[ANON_DEFECT_STALE_SPARE]++;
-				stale = false;
-			}
+		while (!(count = posted_walk(ai, idx, &page, &stale))) {
 			spin_unlock(&ai->shm.lock);
 			page = kapi_get_zeroed_page(GFP_KERNEL, KAPI_PAGE_MAP_TABLE);
 			stale = false;

@@ -85,8 +85,10 @@ unsigned long *shmem_table_walk(struct shmem_table *t, unsigned long index,
 	}
 	dir += index;
 	if (!*dir) {
+		/* the last level: a spare installed here serves at once */
+		if (!page || !*page)
+			return NULL;
 		install_spare(t, dir, page);
-		return NULL;
 	}
 	return (unsigned long *)*dir + offset;
 }

@@ -1,0 +1,108 @@
+/*
+ * check_util.h - what the Check suites share: a kapi context per test and a
+ * fake page cache for shmem_page_ops.
+ */
+#ifndef ANONSIM_CHECK_UTIL_H
+#define ANONSIM_CHECK_UTIL_H
+
+#include <check.h>
+
+#include "kapi_user.h"
+#include "kernel/anon.h"
+
+/* The context every test runs in: set up fresh by ctx_setup(). */
+static struct kapi_ctx ctx;
+
+static inline void ctx_setup(void)
+{
+	kapi_ctx_init(&ctx);
+	kapi_set_current(&ctx);
+}
+
+static inline void ctx_teardown(void)
+{
+	kapi_ctx_destroy(&ctx);
+}
+
+static inline unsigned long held_total(void)
+{
+	return ctx.held[KAPI_PAGE_DATA] + ctx.held[KAPI_PAGE_SWAP_TABLE] +
+	       ctx.held[KAPI_PAGE_MAP_TABLE];
+}
+
+/* A fake page cache: a page is resident, and mapped in the unmapping mm. */
+#define FAKE_MAX 32
+struct fake_pages {
+	unsigned long index[FAKE_MAX];
+	unsigned char resident[FAKE_MAX], mapped[FAKE_MAX];
+	unsigned int n;
+};
+
+static inline int fake_find(struct fake_pages *fp, unsigned long index)
+{
+	unsigned int i;
+
+	for (i = 0; i < fp->n; i++)
+		if (fp->index[i] == index)
+			return (int)i;
+	return -1;
+}
+
+static inline void fake_set(struct fake_pages *fp, unsigned long index,
+			    int resident, int mapped)
+{
+	int i = fake_find(fp, index);
+
+	if (i < 0) {
+		ck_assert_uint_lt(fp->n, FAKE_MAX);
+		i = (int)fp->n++;
+		fp->index[i] = index;
+	}
+	fp->resident[i] = (unsigned char)resident;
+	fp->mapped[i] = (unsigned char)mapped;
+}
+
+static inline int fake_resident(struct fake_pages *fp, unsigned long index)
+{
+	int i = fake_find(fp, index);
+
+	return i >= 0 && fp->resident[i];
+}
+
+static inline bool fake_pte_present(void *priv, unsigned long index)
+{
+	struct fake_pages *fp = priv;
+	int i = fake_find(fp, index);
+
+	return i >= 0 && fp->resident[i] && fp->mapped[i];
+}
+
+static inline bool fake_remove_page(void *priv, unsigned long index)
+{
+	struct fake_pages *fp = priv;
+	int i = fake_find(fp, index);
+	bool was = i >= 0 && fp->resident[i];
+
+	if (i >= 0)
+		fp->resident[i] = fp->mapped[i] = 0;
+	return was;
+}
+
+static const struct shmem_page_ops fake_pops = {
+	.pte_present = fake_pte_present,
+	.remove_page = fake_remove_page,
+};
+
+/* Run a Check suite; exit status for the test harness. */
+static inline int run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
+
+#endif
