@@ -37,9 +37,11 @@ enum kapi_page_kind {
 
 #else /* userspace or freestanding */
 
+#ifndef __bool_true_false_are_defined	/* <stdbool.h> came first */
 typedef _Bool bool;
 #define true	1
 #define false	0
+#endif
 #ifndef NULL
 #define NULL	((void *)0)
 #endif

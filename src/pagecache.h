@@ -1,0 +1,65 @@
+/*
+ * pagecache.h - the host page cache of one backing file (a disk image, a
+ * copy-on-write layer), shared by every instance whose device names the same
+ * backing identity, with Linux's on-demand readahead in front of it.
+ */
+#ifndef ANONSIM_PAGECACHE_H
+#define ANONSIM_PAGECACHE_H
+
+#include <stdint.h>
+
+struct host;
+
+/* Per-page flags of a cached file. */
+enum {
+	PC_RESIDENT = 1 << 0,	/* in the host page cache */
+	PC_RA_MARK = 1 << 1,	/* PG_readahead: reaching it starts the next window */
+	PC_EVICTED = 1 << 2,	/* was cached and reclaimed: reading it again is a refault */
+};
+
+struct pagecache {
+	unsigned id;			/* index in the host's table */
+	char ident[256];		/* backing identity from the trace header */
+	uint64_t npages;		/* file size in pages */
+	uint8_t *flags;			/* PC_* per page */
+	uint32_t *mapcount;		/* instance pages mapping it (ubd-mmap) */
+	uint32_t *lru_gen;		/* see host.h: LRU position stamp */
+	uint64_t resident;		/* pages with PC_RESIDENT */
+};
+
+/* Readahead state of one open file (struct file_ra_state). */
+struct ra_state {
+	uint64_t start, size, async_size;
+	uint64_t prev_index;		/* last page read, UINT64_MAX: none yet */
+	uint64_t ra_pages;		/* window: read_ahead_kb / 4; 0 disables */
+};
+
+/* Where the pages a read brought in came from, for the report. */
+struct read_stats {
+	uint64_t demand;		/* pages the guest asked for, read from disk */
+	uint64_t readahead;		/* pages read ahead of the guest */
+	uint64_t refaults;		/* pages read again after reclaim evicted them */
+};
+
+void ra_state_init(struct ra_state *ra, uint64_t ra_pages);
+
+int pagecache_init(struct pagecache *pc, unsigned id, const char *ident,
+		   uint64_t npages);
+void pagecache_destroy(struct pagecache *pc);
+
+/*
+ * A buffered read of pages [index, index + nr) through @ra, as filemap_read
+ * does: synchronous readahead on a miss, asynchronous on a marked page.
+ * Brings the pages into the cache (charging the host) and counts them.
+ */
+void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
+		    uint64_t index, uint64_t nr, struct read_stats *st);
+
+/* A write of [index, index + nr): the pages become (clean, after writeback) cached. */
+void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
+		     uint64_t nr);
+
+/* Drop page @index from the cache (reclaim); it must not be mapped. */
+void pagecache_evict(struct host *h, struct pagecache *pc, uint64_t index);
+
+#endif
