@@ -1,0 +1,255 @@
+/*
+ * check_replay.c - replay of the hand-made traces in tests/replay/, each
+ * expected value worked out in the comment at the top of its trace.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "replay.h"
+
+static struct replay_opts opts;
+
+static void opts_reset(void)
+{
+	opts = (struct replay_opts){
+		.swap = 1ULL << 30, .policy = RECLAIM_MODERN, .readahead_kb = -1,
+		.copies = 1, .stagger_us = -1, .share = true, .check = true,
+		.geom = &shmem_geom_x86_64,
+	};
+}
+
+static struct replay_result run(const char *trace, const char *strategy,
+				enum anon_variant v)
+{
+	static char path[4096];
+	char *paths[1] = { path };
+	const char *top = getenv("top_srcdir");
+	struct replay_result r;
+	char err[512];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/tests/replay/%s", top ? top : ".", trace);
+	rc = replay_run(paths, 1, strategy_find(strategy), v, &opts, &r, err, sizeof(err));
+	ck_assert_msg(rc == 0, "replay of %s failed: %s", trace, err);
+	ck_assert_msg(!replay_failed(&r), "%s %s: %s", trace, r.label, r.find.first_other);
+	return r;
+}
+
+#define ASSERT_MEM(r, tmpfs, cache, maptables)				\
+	do {								\
+		ck_assert_uint_eq((r).final[CAT_TMPFS], (tmpfs));	\
+		ck_assert_uint_eq((r).final[CAT_CACHE], (cache));	\
+		ck_assert_uint_eq((r).final[CAT_MAP_TABLE], (maptables)); \
+	} while (0)
+
+START_TEST(basic_per_strategy)
+{
+	struct replay_result r;
+
+	r = run("basic.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 5, 3, 0);
+	ck_assert_uint_eq(r.calls.read, 1);
+	ck_assert_uint_eq(r.calls.mmap + r.calls.munmap + r.calls.punch, 0);
+
+	r = run("basic.trace", "devanon", ANON_FIXED);
+	ASSERT_MEM(r, 2, 3, 2);
+	ck_assert_uint_eq(r.calls.munmap, 1);
+	ck_assert_uint_eq(r.calls.mmap, 2);
+	ck_assert_uint_eq(r.find.tables_leaked, 0);
+
+	r = run("basic.trace", "punch", ANON_FIXED);
+	ASSERT_MEM(r, 2, 3, 0);
+	ck_assert_uint_eq(r.calls.mmap, 2);
+	ck_assert_uint_eq(r.calls.punch, 1);
+
+	r = run("basic.trace", "free-hint", ANON_FIXED);
+	ASSERT_MEM(r, 4, 3, 0);
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 5);
+	ck_assert_uint_eq(r.calls.punch, 1);
+
+	r = run("basic.trace", "odirect", ANON_FIXED);
+	ASSERT_MEM(r, 5, 0, 0);
+	ck_assert_uint_eq(r.reads.demand, 3);
+}
+END_TEST
+
+START_TEST(shared_backing)
+{
+	struct replay_result r;
+
+	opts.copies = 2;
+	r = run("shared.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 2, 1, 0);
+	ck_assert_uint_eq(r.final_total, 3);
+	r = run("shared.trace", "devanon", ANON_FIXED);
+	ASSERT_MEM(r, 0, 1, 0);
+	opts.share = false;
+	r = run("shared.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 2, 2, 0);
+	ck_assert_uint_eq(r.final_total, 4);
+	r = run("shared.trace", "devanon", ANON_FIXED);
+	ASSERT_MEM(r, 0, 2, 0);
+}
+END_TEST
+
+START_TEST(read_over_swapped_page)
+{
+	struct replay_result r;
+
+	opts.host_mem = 4 * 4096;
+	opts.swap = 8 * 4096;
+	opts.policy = RECLAIM_24;
+	r = run("swapread.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 3, 1, 0);
+	ck_assert_uint_eq(r.swap_final, 2);
+	ck_assert_uint_eq(r.swap_outs, 3);
+	ck_assert_uint_eq(r.swap_ins, 1);
+	ck_assert_int_eq(r.first_swap_out_us, 20);
+
+	r = run("swapread.trace", "devanon", ANON_FIXED);
+	ASSERT_MEM(r, 3, 1, 0);
+	ck_assert_uint_eq(r.swap_final, 1);
+	ck_assert_uint_eq(r.swap_outs, 2);
+	ck_assert_uint_eq(r.swap_ins, 0);
+	ck_assert_uint_eq(r.find.swap_stranded, 0);
+
+	r = run("swapread.trace", "punch", ANON_FIXED);
+	ASSERT_MEM(r, 3, 1, 0);
+	ck_assert_uint_eq(r.swap_final, 1);
+}
+END_TEST
+
+/* posted: munmap reclaims only pages present in the page tables */
+START_TEST(posted_pte_only_strands_swap)
+{
+	struct replay_result r;
+
+	opts.host_mem = 4 * 4096;
+	opts.swap = 8 * 4096;
+	opts.policy = RECLAIM_24;
+	r = run("swapread.trace", "devanon", ANON_POSTED);
+	ASSERT_MEM(r, 3, 1, 0);
+	ck_assert_uint_eq(r.swap_final, 2);
+	ck_assert_uint_eq(r.find.swap_stranded, 1);
+	ck_assert_uint_gt(r.defects[ANON_DEFECT_PTE_ONLY_RECLAIM], 0);
+}
+END_TEST
+
+START_TEST(policy_24_swaps_first)
+{
+	struct replay_result r;
+
+	opts.host_mem = 12 * 4096;
+	opts.policy = RECLAIM_24;
+	r = run("policy.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 11, 1, 0);
+	ck_assert_uint_eq(r.swap_final, 4);
+	ck_assert_uint_eq(r.swap_outs, 4);
+	ck_assert_int_eq(r.first_swap_out_us, 30);
+}
+END_TEST
+
+START_TEST(policy_modern_drops_cache_first)
+{
+	struct replay_result r;
+
+	opts.host_mem = 12 * 4096;
+	opts.policy = RECLAIM_MODERN;
+	r = run("policy.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 12, 0, 0);
+	ck_assert_uint_eq(r.swap_final, 3);
+	ck_assert_uint_eq(r.swap_outs, 3);
+	ck_assert_int_eq(r.first_swap_out_us, 50);
+}
+END_TEST
+
+START_TEST(no_memory_limit_never_swaps)
+{
+	struct replay_result r = run("policy.trace", "read-copy", ANON_FIXED);
+
+	ASSERT_MEM(r, 15, 4, 0);
+	ck_assert_uint_eq(r.swap_outs, 0);
+	ck_assert_int_eq(r.first_swap_out_us, -1);
+}
+END_TEST
+
+/* posted: a mapping copied by fork takes no count */
+START_TEST(posted_dup_frees_mapped_page)
+{
+	struct replay_result r;
+
+	r = run("dup.trace", "devanon", ANON_FIXED);
+	ASSERT_MEM(r, 0, 0, 0);
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 1);
+	ck_assert_uint_eq(r.find.freed_while_mapped, 0);
+	ck_assert_uint_eq(r.find.count_underflow, 0);
+
+	r = run("dup.trace", "devanon", ANON_POSTED);
+	ck_assert_uint_eq(r.find.freed_while_mapped, 1);
+	ck_assert_uint_eq(r.find.count_underflow, 16);
+	ck_assert_uint_gt(r.defects[ANON_DEFECT_DUP_UNCOUNTED], 0);
+	ck_assert_uint_gt(r.defects[ANON_DEFECT_COUNT_UNDERFLOW], 0);
+}
+END_TEST
+
+/* posted: map-count table pages outlive the file */
+START_TEST(posted_map_tables_leak)
+{
+	struct replay_result r;
+
+	r = run("basic.trace", "devanon", ANON_POSTED);
+	ck_assert_uint_eq(r.find.tables_leaked, 2);
+	r = run("basic.trace", "devanon", ANON_FIXED);
+	ck_assert_uint_eq(r.find.tables_leaked, 0);
+}
+END_TEST
+
+START_TEST(readahead_window)
+{
+	struct replay_result r = run("readahead.trace", "read-copy", ANON_FIXED);
+
+	ASSERT_MEM(r, 7, 29, 0);
+	ck_assert_uint_eq(r.reads.demand, 2);
+	ck_assert_uint_eq(r.reads.readahead, 27);
+
+	opts.readahead_kb = 0;	/* off: only what the guest asks for */
+	r = run("readahead.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 7, 7, 0);
+	ck_assert_uint_eq(r.reads.demand, 7);
+	ck_assert_uint_eq(r.reads.readahead, 0);
+}
+END_TEST
+
+static Suite *replay_suite(void)
+{
+	Suite *s = suite_create("replay");
+	TCase *tc = tcase_create("hand-made traces");
+
+	tcase_add_checked_fixture(tc, opts_reset, NULL);
+	tcase_add_test(tc, basic_per_strategy);
+	tcase_add_test(tc, shared_backing);
+	tcase_add_test(tc, read_over_swapped_page);
+	tcase_add_test(tc, posted_pte_only_strands_swap);
+	tcase_add_test(tc, policy_24_swaps_first);
+	tcase_add_test(tc, policy_modern_drops_cache_first);
+	tcase_add_test(tc, no_memory_limit_never_swaps);
+	tcase_add_test(tc, posted_dup_frees_mapped_page);
+	tcase_add_test(tc, posted_map_tables_leak);
+	tcase_add_test(tc, readahead_window);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(replay_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
