@@ -52,6 +52,14 @@ void reader_fail(struct trace_reader *r, const char *fmt, ...)
 	r->failed = 1;
 }
 
+/* gzerror's message without the name of the file zlib puts first. */
+static const char *gz_why(gzFile gz, int *errnum)
+{
+	const char *why = gzerror(gz, errnum), *colon = strrchr(why, ':');
+
+	return colon && colon[1] == ' ' ? colon + 2 : why;
+}
+
 long reader_fill(struct trace_reader *r, size_t want)
 {
 	size_t have = r->end - r->pos;
@@ -74,7 +82,7 @@ long reader_fill(struct trace_reader *r, size_t want)
 			continue;
 		}
 		/* zlib reports a cut-off stream as Z_BUF_ERROR at its end. */
-		why = gzerror(r->gz, &errnum);
+		why = gz_why(r->gz, &errnum);
 		if (n == 0 && errnum == Z_OK) {
 			r->eof = 1;
 			break;

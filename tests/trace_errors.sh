@@ -1,0 +1,72 @@
+#!/bin/sh
+# The corrupt corpus: every file under tests/traces/corrupt/ is refused by
+# check, stat, cat and convert with exit status 2 and exactly this message
+# (file, place, what is wrong).  A file of the corpus without a line here
+# fails the test.
+. "${top_srcdir:-.}/tests/lib.sh"
+dir=$top_srcdir/tests/traces/corrupt
+mkdir "$tmp/conv"
+
+while IFS='|' read -r name message; do
+	[ -n "$name" ] || continue
+	case $name in \#*) continue ;; esac
+	echo "$name" >>"$tmp/listed"
+	for sub in check stat cat; do
+		expect_status 2 "$ANONSIM" trace $sub "$dir/$name"
+		[ "$err" = "anonsim: $dir/$name$message" ] ||
+			fail "trace $sub $name: got '$err', expected 'anonsim: $dir/$name$message'"
+	done
+	expect_status 2 "$ANONSIM" trace convert "$dir/$name" "$tmp/conv/out.atr.gz"
+	[ "$err" = "anonsim: $dir/$name$message" ] || fail "trace convert $name: got '$err'"
+	[ -z "$(ls "$tmp/conv")" ] || fail "convert of $name left $(ls "$tmp/conv")"
+done <<'LIST'
+# file|message after the file name
+wrong-magic.atr|: byte 0: wrong magic: neither a text nor a binary anonsim trace
+unknown-version.atr|: byte 8: unknown version 2 (this anonsim reads version 1)
+unknown-version.trace|:1: unknown version 2 (this anonsim reads version 1)
+truncated-gzip.trace.gz|:9: truncated gzip stream (unexpected end of file)
+truncated-gzip.atr.gz|: record 2 (byte 170): truncated gzip stream (unexpected end of file)
+bad-crc.trace.gz|: corrupt gzip stream (incorrect data check)
+truncated-record.atr|: record 4 (byte 212): truncated record: the file ends 11 bytes into it
+truncated-header.atr|: byte 16: truncated header block: 47 of 95 bytes
+header-length-zero.atr|: byte 12: header length 0 not within 1..65536
+header-after-events.atr|: header line 5 (byte 111): 4 bytes after 'events' in the header block
+unknown-kind.atr|: record 1 (byte 140): unknown event kind 0x0c
+unknown-kind.trace|:8: unknown event kind 'swapout'
+page-beyond-memory.atr|: record 1 (byte 140): read: pages 256+1 beyond physical memory (256 pages)
+page-beyond-memory.trace|:8: touch: pages 255+2 beyond physical memory (256 pages)
+offset-beyond-device.trace|:7: read: bytes 65536+512 beyond the end of device ubda (65536 bytes)
+length-beyond-device.trace|:7: read: bytes 61440+8192 beyond the end of device ubda (65536 bytes)
+length-beyond-device.atr|: record 1 (byte 140): read: bytes 65024+4096 beyond the end of device ubda (65536 bytes)
+zero-length.trace|:7: read: length 0
+zero-count.trace|:8: touch: count 0
+unaligned-length.trace|:7: read: offset 0 and length 1000 must be multiples of 512
+unaligned-offset.trace|:7: read: offset 100 and length 512 must be multiples of 512
+unaligned-mmap.trace|:6: mmap: address 0x60000800 and length 1048576 must be page-aligned
+time-backwards.trace|:9: time 19 goes backwards (previous event at 20)
+missing-page-size.trace|:4: missing required header field 'page-size'
+missing-memory.trace|:4: missing required header field 'memory'
+missing-device.trace|:4: missing required header field 'device'
+missing-backing.trace|:4: device ubda: missing backing=
+no-events-line.trace|:4: header not ended by an 'events' line
+version-not-first.trace|:1: not an anonsim trace: expected 'anonsim-trace 1', found 'page-size'
+memory-not-multiple.trace|:5: memory 1048577 is not a multiple of page-size 4096
+unknown-field.trace|:5: unknown header field 'swap'
+unknown-device.trace|:7: read: unknown device 'ubdz'
+bad-number.trace|:8: touch: PAGE '7x' is not a number
+missing-field.trace|:8: touch: expected PAGE COUNT
+footprint-unknown-device.trace|:11: footprint: 'cache:ubdz' is neither 'tmpfs' nor 'cache:DEVICE' of a device in the header
+long-line.trace|:11: line longer than 4096 bytes
+nul-byte.trace|:9: NUL byte in a text line
+empty.trace|: empty file
+empty.atr.gz|: empty file
+only-comments.trace|:2: empty trace: no 'anonsim-trace 1' line
+zero-name-length.atr|: record 4 (byte 212): name length 0 not within 1..63
+bad-name.atr|: record 4 (byte 212): name is not one word of printable characters
+LIST
+
+# every file of the corpus has its line
+for f in "$dir"/*; do
+	grep -qx "$(basename "$f")" "$tmp/listed" || fail "$(basename "$f") has no expected message"
+done
+finish
