@@ -17,6 +17,9 @@ const struct command *command_find(const char *name);
 
 int cmd_selftest(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_fidelity(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
+int cmd_trace_gen(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ enum {
 	EXIT_USAGE = 1,		/* wrong option, missing argument, impossible parameter */
 	EXIT_DATA = 2,		/* bad input data: corrupt trace, unreadable file */
 	EXIT_INTERNAL = 3,	/* an invariant of the simulator itself broke */
+	EXIT_TARGET = 4,	/* a figure missed its target (reproduce, fidelity) */
 };
 
 /* Print "anonsim: MESSAGE" on stderr. */
