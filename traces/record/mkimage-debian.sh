@@ -1,0 +1,79 @@
+#!/bin/sh
+# mkimage-debian.sh - build a Debian bookworm minbase + sysvinit ext4 image
+# for User-Mode Linux with debootstrap, from the archive apt already uses.
+set -eu
+
+usage() {
+	cat <<USAGE
+usage: mkimage-debian.sh [--size SIZE] [--mirror URL] [--suite SUITE] IMAGE
+
+Runs debootstrap --variant=minbase --include=sysvinit-core,procps SUITE
+into a temporary root, adds a /sbin/anonsim-init script and the in-guest
+sampler (if built), and writes IMAGE with mkfs.ext4 -d. Needs root.
+  --size SIZE     image size for mkfs.ext4 (default 1G)
+  --mirror URL    Debian mirror (default: the first deb.debian.org-like URI
+                  of apt's sources, else http://deb.debian.org/debian)
+  --suite SUITE   default bookworm
+  --sampler FILE  static guest sampler to install as /sbin/kpage-sampler
+  --include LIST  extra packages (comma separated)
+USAGE
+}
+
+size=1G suite=bookworm mirror= sampler= extra=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--size) size=$2; shift 2 ;;
+	--mirror) mirror=$2; shift 2 ;;
+	--suite) suite=$2; shift 2 ;;
+	--sampler) sampler=$2; shift 2 ;;
+	--include) extra=",$2"; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	-*) echo "mkimage-debian.sh: unknown option $1" >&2; usage >&2; exit 1 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || { usage >&2; exit 1; }
+img=$1
+
+command -v debootstrap >/dev/null || { echo "mkimage-debian.sh: debootstrap not installed" >&2; exit 1; }
+command -v mkfs.ext4 >/dev/null || { echo "mkimage-debian.sh: mkfs.ext4 (e2fsprogs) not installed" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "mkimage-debian.sh: debootstrap needs root" >&2; exit 1; }
+
+if [ -z "$mirror" ]; then
+	# The Debian archive apt is configured with (deb822 or one-line format).
+	mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\)[[:space:]]*$/\1/p' | head -n 1)
+	[ -n "$mirror" ] || mirror=$(sed -n 's/^deb[[:space:]]\{1,\}\(http[^[:space:]]*\/debian\)[[:space:]].*/\1/p' \
+		/etc/apt/sources.list 2>/dev/null | head -n 1)
+	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+fi
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/anonsim-root.XXXXXX")
+trap 'rm -rf "$root"' EXIT INT TERM
+
+debootstrap --variant=minbase --include="sysvinit-core,procps$extra" \
+	"$suite" "$root" "$mirror"
+
+# The guest sampler and an init that starts it, runs rcS and powers off.
+[ -z "$sampler" ] || install -m 755 "$sampler" "$root/sbin/kpage-sampler"
+cat >"$root/sbin/anonsim-init" <<'INIT'
+#!/bin/sh
+# Boot under the anonsim recorder: sample page frees, run the normal
+# boot scripts, mark boot-done, run an optional workload, power off.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc 2>/dev/null
+[ -x /sbin/kpage-sampler ] && /sbin/kpage-sampler &
+/etc/init.d/rcS >/dev/null 2>&1
+echo "anonsim-phase boot-done"
+[ -x /anonsim-work ] && /anonsim-work
+echo "anonsim-phase work-done"
+sync
+sleep 1
+halt -f -p
+INIT
+chmod 755 "$root/sbin/anonsim-init"
+rm -rf "$root/var/cache/apt/archives/"*.deb "$root/var/lib/apt/lists/"* 2>/dev/null || true
+
+rm -f "$img"
+mkfs.ext4 -q -F -d "$root" "$img" "$size"
+echo "mkimage-debian.sh: wrote $img"

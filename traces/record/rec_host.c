@@ -1,0 +1,305 @@
+/*
+ * rec_host.c - host side of the anonsim recorder (Linux only).
+ *
+ *   anonsim-rec-host run LOG INTERVAL_MS TIMEOUT_S CONSOLE -- UML ARGS...
+ *       Starts UML with standard input from /dev/null and its console on a
+ *       pipe; every INTERVAL_MS samples the residency of UML's
+ *       physical-memory file (mincore through /proc/PID/fd) and logs pages
+ *       that became resident; timestamps each console line; copies the
+ *       console to CONSOLE. Kills UML after TIMEOUT_S. At the end, with the
+ *       file held open, logs its resident page count.
+ *   anonsim-rec-host resident FILE    print the file's resident page count
+ *   anonsim-rec-host evict FILE       drop the file's pages from the cache
+ *
+ * Log lines (CLOCK_MONOTONIC nanoseconds, as the preload library):
+ *   T S                      UML started
+ *   T N PAGE COUNT           file pages PAGE.. became resident
+ *   T C TEXT                 one console line
+ *   T F PAGES                resident pages of the file at the end
+ *   T X STATUS               UML exited (or "T X timeout")
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *shm_dir = "/dev/shm/";
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "anonsim-rec-host: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* Resident pages of an open file, into vec (size pages); returns the count. */
+static long residency(int fd, off_t size, unsigned char *vec)
+{
+	size_t len = (size_t)size, pages = (len + 4095) / 4096, i;
+	long n = 0;
+	void *p;
+	if (len == 0)
+		return 0;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	if (mincore(p, len, vec) != 0) {
+		munmap(p, len);
+		return -1;
+	}
+	munmap(p, len);
+	for (i = 0; i < pages; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+static int cmd_resident(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	unsigned char *vec;
+	long n;
+	if (fd < 0 || fstat(fd, &st) != 0)
+		die(path);
+	vec = malloc((size_t)st.st_size / 4096 + 1);
+	if (!vec)
+		die("malloc");
+	n = residency(fd, st.st_size, vec);
+	if (n < 0)
+		die("mincore");
+	printf("%ld\n", n);
+	return 0;
+}
+
+static int cmd_evict(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die(path);
+	fdatasync(fd);
+	if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0)
+		die("posix_fadvise");
+	return 0;
+}
+
+/* The largest deleted file under shm_dir that PID holds open: UML's
+ * physical memory (its other temporary files are one page). */
+static int find_physmem(pid_t pid)
+{
+	char dir[64], link[320], target[512];
+	struct dirent *d;
+	DIR *dp;
+	int best = -1;
+	off_t best_size = 0;
+
+	snprintf(dir, sizeof dir, "/proc/%d/fd", (int)pid);
+	dp = opendir(dir);
+	if (!dp)
+		return -1;
+	while ((d = readdir(dp)) != NULL) {
+		ssize_t n;
+		struct stat st;
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(link, sizeof link, "%s/%s", dir, d->d_name);
+		n = readlink(link, target, sizeof target - 1);
+		if (n <= 10)
+			continue;
+		target[n] = 0;
+		if (strncmp(target, shm_dir, strlen(shm_dir)) != 0 ||
+		    strcmp(target + n - 10, " (deleted)") != 0)
+			continue;
+		if (stat(link, &st) == 0 && st.st_size > best_size) {
+			int fd = open(link, O_RDONLY | O_CLOEXEC);
+			if (fd >= 0) {
+				if (best >= 0)
+					close(best);
+				best = fd;
+				best_size = st.st_size;
+			}
+		}
+	}
+	closedir(dp);
+	return best;
+}
+
+static FILE *logf;
+
+static void log_console(const char *line, size_t n, uint64_t t)
+{
+	size_t i;
+	fprintf(logf, "%llu C ", (unsigned long long)t);
+	for (i = 0; i < n; i++)
+		if (line[i] != '\r')
+			fputc(line[i] >= ' ' ? line[i] : ' ', logf);
+	fputc('\n', logf);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	const char *logp = argv[0];
+	long interval = atol(argv[1]), timeout_s = atol(argv[2]);
+	FILE *con = fopen(argv[3], "w");
+	char **uml = argv + 5;
+	int pfd[2], physfd = -1, status = 0, exited = 0, eof = 0;
+	pid_t pid;
+	uint64_t start, deadline, next;
+	unsigned char *vec = NULL, *seen = NULL;
+	size_t vec_pages = 0;
+	char line[4096];
+	size_t linen = 0;
+
+	if (argc < 6 || strcmp(argv[4], "--") != 0 || interval <= 0) {
+		fprintf(stderr, "anonsim-rec-host run: bad arguments\n");
+		return 2;
+	}
+	logf = fopen(logp, "w");
+	if (!logf || !con)
+		die("log");
+	if (getenv("ANONSIM_REC_SHM"))
+		shm_dir = getenv("ANONSIM_REC_SHM");
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		die("pipe");
+	start = now_ns();
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+		dup2(nul, 0);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		setpgid(0, 0);	/* one group: UML's helpers die with it */
+		execvp(uml[0], uml);
+		_exit(127);
+	}
+	close(pfd[1]);
+	fprintf(logf, "%llu S\n", (unsigned long long)start);
+	deadline = start + (uint64_t)timeout_s * 1000000000u;
+	next = start;
+
+	for (;;) {
+		struct pollfd pl = { .fd = eof ? -1 : pfd[0], .events = POLLIN };
+		uint64_t t = now_ns();
+		int wait_ms = t >= next ? 0 : (int)((next - t) / 1000000);
+
+		if (poll(&pl, 1, wait_ms) > 0) {
+			char buf[4096];
+			ssize_t r = read(pfd[0], buf, sizeof buf);
+			uint64_t tr = now_ns();
+			if (r > 0) {
+				fwrite(buf, 1, (size_t)r, con);
+				for (ssize_t i = 0; i < r; i++) {
+					if (buf[i] == '\n' || linen == sizeof line) {
+						log_console(line, linen, tr);
+						linen = 0;
+					} else {
+						line[linen++] = buf[i];
+					}
+				}
+			} else {
+				eof = 1;	/* every writer closed the console */
+			}
+		}
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid)
+			exited = 1;
+		t = now_ns();
+		if (t >= next) {
+			struct stat st;
+			next += (uint64_t)interval * 1000000u;
+			if (next < t)
+				next = t + (uint64_t)interval * 1000000u;
+			if (physfd < 0 && !exited)
+				physfd = find_physmem(pid);
+			if (physfd >= 0 && fstat(physfd, &st) == 0) {
+				size_t pages = ((size_t)st.st_size + 4095) / 4096, i, run = 0;
+				if (pages > vec_pages) {
+					vec = realloc(vec, pages);
+					seen = realloc(seen, pages);
+					if (!vec || !seen)
+						die("realloc");
+					memset(seen + vec_pages, 0, pages - vec_pages);
+					vec_pages = pages;
+				}
+				if (residency(physfd, st.st_size, vec) >= 0) {
+					uint64_t ts = now_ns();
+					for (i = 0; i <= pages; i++) {
+						int fresh = i < pages && (vec[i] & 1) && !seen[i];
+						if (fresh) {
+							seen[i] = 1;
+							run++;
+						} else if (run) {
+							fprintf(logf, "%llu N %zu %zu\n",
+								(unsigned long long)ts, i - run, run);
+							run = 0;
+						}
+					}
+				}
+			}
+		}
+		if (!exited && now_ns() > deadline) {
+			fprintf(logf, "%llu X timeout\n", (unsigned long long)now_ns());
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			exited = 2;
+		}
+		if (exited && (eof || pl.revents == 0))
+			break;
+		if (eof && !exited) {
+			/* console closed but UML still alive: just wait */
+			struct timespec ts = { 0, 1000000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (linen)
+		log_console(line, linen, now_ns());
+	if (physfd >= 0) {
+		struct stat st;
+		if (fstat(physfd, &st) == 0)
+			fprintf(logf, "%llu F %ld\n", (unsigned long long)now_ns(),
+				residency(physfd, st.st_size, vec));
+	}
+	if (exited == 1)
+		fprintf(logf, "%llu X %d\n", (unsigned long long)now_ns(),
+			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	/* UML's helpers (port-helper, io thread clones) share its group */
+	kill(-pid, SIGKILL);
+	fclose(con);
+	if (fclose(logf) != 0)
+		die("log");
+	return exited == 1 ? 0 : 3;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && strcmp(argv[1], "resident") == 0)
+		return cmd_resident(argv[2]);
+	if (argc >= 3 && strcmp(argv[1], "evict") == 0)
+		return cmd_evict(argv[2]);
+	if (argc >= 8 && strcmp(argv[1], "run") == 0)
+		return cmd_run(argc - 2, argv + 2);
+	fprintf(stderr,
+		"usage: anonsim-rec-host run LOG INTERVAL_MS TIMEOUT_S CONSOLE -- UML ARGS...\n"
+		"       anonsim-rec-host resident FILE\n"
+		"       anonsim-rec-host evict FILE\n");
+	return 2;
+}
