@@ -8,7 +8,7 @@ fuzzer=$top_builddir/tests/fuzz_trace
 mkdir "$tmp/corpus" "$tmp/seeds"
 find "$top_srcdir/tests/traces" -type f -exec cp {} "$tmp/seeds/" \;
 # new inputs go to the first directory, a scratch one; crashes to $tmp
-"$fuzzer" -runs=20000 -max_len=8192 -timeout=10 -artifact_prefix="$tmp/" \
+"$fuzzer" -runs=20000 -max_total_time=15 -max_len=8192 -timeout=10 -artifact_prefix="$tmp/" \
 	"$tmp/corpus" "$tmp/seeds" >"$tmp/log" 2>&1 || {
 	tail -40 "$tmp/log" >&2
 	fail "the fuzzer found a crash: keep it under tests/traces/fuzz-regress/"
