@@ -10,6 +10,7 @@ const struct command commands[] = {
 	{ "selftest", "check the block-table and map-count code on this machine", cmd_selftest },
 	{ "trace", "check, describe, convert and print traces", cmd_trace },
 	{ "replay", "replay traces through the host model, per strategy", cmd_replay },
+	{ "density", "how many instances fit on a host before it swaps, per strategy", cmd_density },
 	{ "fidelity", "compare the model with the footprint recorded in real traces", cmd_fidelity },
 	{ NULL, NULL, NULL }
 };

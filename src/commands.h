@@ -21,5 +21,6 @@ int cmd_fidelity(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_trace_gen(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_density(int argc, char **argv);
 
 #endif

@@ -1,0 +1,220 @@
+/*
+ * check_density.c - density sweeps of tests/replay/density.trace, each
+ * value worked out in the comment at the top of that trace.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "density.h"
+
+#define HOST_PAGES 64
+#define MAX_N 32
+
+static struct replay_opts opts;
+static struct density_point pt[MAX_N];
+static unsigned filled, density;
+
+static void opts_reset(void)
+{
+	opts = (struct replay_opts){
+		.host_mem = HOST_PAGES * 4096, .swap = 1ULL << 30,
+		.policy = RECLAIM_24, .readahead_kb = -1, .copies = 1,
+		.stagger_us = -1, .share = true, .check = true,
+		.geom = &shmem_geom_x86_64,
+	};
+}
+
+static void sweep(const char *strategy, unsigned jobs)
+{
+	static char path[4096];
+	char *paths[1] = { path };
+	const char *top = getenv("top_srcdir");
+	char err[512];
+	unsigned i;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/tests/replay/density.trace", top ? top : ".");
+	rc = density_sweep(paths, 1, strategy_find(strategy), ANON_FIXED, &opts,
+			   MAX_N, jobs, pt, &filled, &density, err, sizeof(err));
+	ck_assert_msg(rc == 0, "density sweep failed: %s", err);
+	for (i = 0; i < filled; i++) {
+		ck_assert_uint_eq(pt[i].n, i + 1);
+		ck_assert_msg(!replay_failed(&pt[i].demand) && !replay_failed(&pt[i].limited),
+			      "%s N=%u: simulator failure", strategy, i + 1);
+	}
+}
+
+/* demand of N instances: tmpfs and cache pages per instance, plus shared cache */
+static void assert_demand(unsigned tmpfs_per, unsigned cache_per, unsigned cache_shared)
+{
+	unsigned i;
+
+	for (i = 0; i < filled; i++) {
+		unsigned n = i + 1, total = (tmpfs_per + cache_per) * n + cache_shared;
+
+		ck_assert_uint_eq(pt[i].demand.final[CAT_TMPFS], tmpfs_per * n);
+		ck_assert_uint_eq(pt[i].demand.final[CAT_CACHE], cache_per * n + cache_shared);
+		ck_assert_uint_eq(pt[i].demand.final[CAT_SWAP_TABLE], 0);
+		ck_assert_uint_eq(pt[i].demand.final[CAT_MAP_TABLE], 0);
+		ck_assert_uint_eq(pt[i].demand.final[CAT_OVERHEAD], 0);
+		ck_assert_uint_eq(pt[i].demand.final_total, total);
+		ck_assert_uint_eq(pt[i].demand.peak_total, total);
+		ck_assert_uint_eq(pt[i].demand.swap_outs, 0);
+		ck_assert_uint_eq(pt[i].demand.instances, n);
+	}
+}
+
+/* shared image: every page too many is swapped out */
+static void assert_swap_outs_shared(unsigned per, unsigned shared)
+{
+	unsigned i;
+
+	for (i = 0; i < filled; i++) {
+		unsigned need = per * (i + 1) + shared;
+		unsigned over = need > HOST_PAGES ? need - HOST_PAGES : 0;
+
+		ck_assert_uint_eq(pt[i].limited.swap_outs, over);
+		ck_assert_uint_eq(pt[i].limited.swap_peak, over);
+		ck_assert_int_eq(pt[i].limited.first_swap_out_us < 0, over == 0);
+	}
+}
+
+START_TEST(shared_read_copy)
+{
+	sweep("read-copy", 1);
+	assert_demand(6, 0, 4);
+	assert_swap_outs_shared(6, 4);
+	ck_assert_uint_eq(density, 10);		/* (64 - 4) / 6 */
+	ck_assert_uint_eq(filled, 12);
+	ck_assert_uint_eq(pt[10].limited.swap_outs, 6);	/* 70 - 64 */
+}
+END_TEST
+
+START_TEST(shared_devanon)
+{
+	sweep("devanon", 1);
+	assert_demand(2, 0, 4);
+	assert_swap_outs_shared(2, 4);
+	ck_assert_uint_eq(density, 30);		/* (64 - 4) / 2 */
+	ck_assert_uint_eq(filled, 32);
+	ck_assert_uint_eq(pt[31].limited.swap_outs, 4);	/* 68 - 64 */
+}
+END_TEST
+
+START_TEST(shared_punch_and_odirect)
+{
+	sweep("punch", 1);
+	assert_demand(2, 0, 4);
+	ck_assert_uint_eq(density, 30);
+	sweep("odirect", 1);
+	assert_demand(6, 0, 0);
+	assert_swap_outs_shared(6, 0);
+	ck_assert_uint_eq(density, 10);		/* 64 / 6 */
+	ck_assert_uint_eq(filled, 12);
+}
+END_TEST
+
+/* swap-outs of N = 1 .. filled */
+static void assert_swap_outs(const unsigned *want)
+{
+	unsigned i;
+
+	for (i = 0; i < filled; i++)
+		ck_assert_msg(pt[i].limited.swap_outs == want[i],
+			      "N=%u: %llu swap-outs, expected %u", i + 1,
+			      (unsigned long long)pt[i].limited.swap_outs, want[i]);
+}
+
+START_TEST(private_images)
+{
+	static const unsigned rc_outs[8] = { 0, 0, 0, 0, 0, 0, 2, 8 };
+	static const unsigned da_outs[13] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4 };
+
+	opts.share = false;
+	sweep("read-copy", 1);
+	assert_demand(6, 4, 0);
+	ck_assert_uint_eq(density, 6);
+	ck_assert_uint_eq(filled, 8);
+	assert_swap_outs(rc_outs);
+
+	sweep("devanon", 1);
+	assert_demand(2, 4, 0);
+	ck_assert_uint_eq(density, 11);		/* not 64 / 6 = 10 */
+	ck_assert_uint_eq(filled, 13);
+	assert_swap_outs(da_outs);
+}
+END_TEST
+
+/* no host memory: every N fits and the limited run is the demand run */
+START_TEST(unlimited_memory)
+{
+	unsigned i;
+
+	opts.host_mem = 0;
+	sweep("read-copy", 1);
+	ck_assert_uint_eq(filled, MAX_N);
+	ck_assert_uint_eq(density, MAX_N);
+	for (i = 0; i < filled; i++) {
+		ck_assert_uint_eq(pt[i].limited.final_total, 6 * (i + 1) + 4);
+		ck_assert_uint_eq(pt[i].demand.final_total, 6 * (i + 1) + 4);
+	}
+}
+END_TEST
+
+/* threads hand out N in order and end the sweep where one thread would */
+START_TEST(jobs_do_not_change_the_result)
+{
+	static struct density_point serial[MAX_N];
+	static const char *const names[] = { "read-copy", "devanon" };
+	unsigned k, i, f1, d1;
+
+	opts.share = false;
+	for (k = 0; k < 2; k++) {
+		sweep(names[k], 1);
+		memcpy(serial, pt, sizeof(pt));
+		f1 = filled;
+		d1 = density;
+		sweep(names[k], 4);
+		ck_assert_uint_eq(filled, f1);
+		ck_assert_uint_eq(density, d1);
+		for (i = 0; i < filled; i++) {
+			ck_assert_uint_eq(pt[i].demand.final_total, serial[i].demand.final_total);
+			ck_assert_uint_eq(pt[i].limited.swap_outs, serial[i].limited.swap_outs);
+			ck_assert_uint_eq(pt[i].limited.final_total, serial[i].limited.final_total);
+			ck_assert_int_eq(pt[i].limited.first_swap_out_us,
+					 serial[i].limited.first_swap_out_us);
+		}
+	}
+}
+END_TEST
+
+static Suite *density_suite(void)
+{
+	Suite *s = suite_create("density");
+	TCase *tc = tcase_create("density.trace");
+
+	tcase_add_checked_fixture(tc, opts_reset, NULL);
+	tcase_add_test(tc, shared_read_copy);
+	tcase_add_test(tc, shared_devanon);
+	tcase_add_test(tc, shared_punch_and_odirect);
+	tcase_add_test(tc, private_images);
+	tcase_add_test(tc, unlimited_memory);
+	tcase_add_test(tc, jobs_do_not_change_the_result);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(density_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
