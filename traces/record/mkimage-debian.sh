@@ -16,10 +16,13 @@ sampler (if built), and writes IMAGE with mkfs.ext4 -d. Needs root.
   --suite SUITE   default bookworm
   --sampler FILE  static guest sampler to install as /sbin/kpage-sampler
   --include LIST  extra packages (comma separated)
+  --work FILE     script to install as /anonsim-work: the init runs it
+                  after boot-done (e.g. to build a program)
+  --add FILE      copy FILE into the image's /root (repeatable)
 USAGE
 }
 
-size=1G suite=bookworm mirror= sampler= extra=
+size=1G suite=bookworm mirror= sampler= extra= work= adds=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--size) size=$2; shift 2 ;;
@@ -27,6 +30,8 @@ while [ $# -gt 0 ]; do
 	--suite) suite=$2; shift 2 ;;
 	--sampler) sampler=$2; shift 2 ;;
 	--include) extra=",$2"; shift 2 ;;
+	--work) work=$2; shift 2 ;;
+	--add) adds="$adds $2"; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	-*) echo "mkimage-debian.sh: unknown option $1" >&2; usage >&2; exit 1 ;;
 	*) break ;;
@@ -56,6 +61,8 @@ debootstrap --variant=minbase --include="sysvinit-core,procps$extra" \
 
 # The guest sampler and an init that starts it, runs rcS and powers off.
 [ -z "$sampler" ] || install -m 755 "$sampler" "$root/sbin/kpage-sampler"
+[ -z "$work" ] || install -m 755 "$work" "$root/anonsim-work"
+for f in $adds; do cp "$f" "$root/root/"; done
 cat >"$root/sbin/anonsim-init" <<'INIT'
 #!/bin/sh
 # Boot under the anonsim recorder: sample page frees, run the normal

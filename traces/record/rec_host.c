@@ -13,6 +13,7 @@
  *
  * Log lines (CLOCK_MONOTONIC nanoseconds, as the preload library):
  *   T S                      UML started
+ *   T I INODE                inode of the physical-memory file
  *   T N PAGE COUNT           file pages PAGE.. became resident
  *   T C TEXT                 one console line
  *   T F PAGES                resident pages of the file at the end
@@ -141,16 +142,16 @@ static int find_physmem(pid_t pid)
 	return best;
 }
 
-static FILE *logf;
+static FILE *logfp;
 
 static void log_console(const char *line, size_t n, uint64_t t)
 {
 	size_t i;
-	fprintf(logf, "%llu C ", (unsigned long long)t);
+	fprintf(logfp, "%llu C ", (unsigned long long)t);
 	for (i = 0; i < n; i++)
 		if (line[i] != '\r')
-			fputc(line[i] >= ' ' ? line[i] : ' ', logf);
-	fputc('\n', logf);
+			fputc(line[i] >= ' ' ? line[i] : ' ', logfp);
+	fputc('\n', logfp);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -171,8 +172,8 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "anonsim-rec-host run: bad arguments\n");
 		return 2;
 	}
-	logf = fopen(logp, "w");
-	if (!logf || !con)
+	logfp = fopen(logp, "w");
+	if (!logfp || !con)
 		die("log");
 	if (getenv("ANONSIM_REC_SHM"))
 		shm_dir = getenv("ANONSIM_REC_SHM");
@@ -192,7 +193,7 @@ static int cmd_run(int argc, char **argv)
 		_exit(127);
 	}
 	close(pfd[1]);
-	fprintf(logf, "%llu S\n", (unsigned long long)start);
+	fprintf(logfp, "%llu S\n", (unsigned long long)start);
 	deadline = start + (uint64_t)timeout_s * 1000000000u;
 	next = start;
 
@@ -227,8 +228,12 @@ static int cmd_run(int argc, char **argv)
 			next += (uint64_t)interval * 1000000u;
 			if (next < t)
 				next = t + (uint64_t)interval * 1000000u;
-			if (physfd < 0 && !exited)
+			if (physfd < 0 && !exited) {
 				physfd = find_physmem(pid);
+				if (physfd >= 0 && fstat(physfd, &st) == 0)
+					fprintf(logfp, "%llu I %llu\n", (unsigned long long)now_ns(),
+						(unsigned long long)st.st_ino);
+			}
 			if (physfd >= 0 && fstat(physfd, &st) == 0) {
 				size_t pages = ((size_t)st.st_size + 4095) / 4096, i, run = 0;
 				if (pages > vec_pages) {
@@ -247,7 +252,7 @@ static int cmd_run(int argc, char **argv)
 							seen[i] = 1;
 							run++;
 						} else if (run) {
-							fprintf(logf, "%llu N %zu %zu\n",
+							fprintf(logfp, "%llu N %zu %zu\n",
 								(unsigned long long)ts, i - run, run);
 							run = 0;
 						}
@@ -256,7 +261,7 @@ static int cmd_run(int argc, char **argv)
 			}
 		}
 		if (!exited && now_ns() > deadline) {
-			fprintf(logf, "%llu X timeout\n", (unsigned long long)now_ns());
+			fprintf(logfp, "%llu X timeout\n", (unsigned long long)now_ns());
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
@@ -275,16 +280,16 @@ static int cmd_run(int argc, char **argv)
 	if (physfd >= 0) {
 		struct stat st;
 		if (fstat(physfd, &st) == 0)
-			fprintf(logf, "%llu F %ld\n", (unsigned long long)now_ns(),
+			fprintf(logfp, "%llu F %ld\n", (unsigned long long)now_ns(),
 				residency(physfd, st.st_size, vec));
 	}
 	if (exited == 1)
-		fprintf(logf, "%llu X %d\n", (unsigned long long)now_ns(),
+		fprintf(logfp, "%llu X %d\n", (unsigned long long)now_ns(),
 			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	/* UML's helpers (port-helper, io thread clones) share its group */
 	kill(-pid, SIGKILL);
 	fclose(con);
-	if (fclose(logf) != 0)
+	if (fclose(logfp) != 0)
 		die("log");
 	return exited == 1 ? 0 : 3;
 }

@@ -18,12 +18,15 @@
  *   ANONSIM_REC_SHM   directory of the physical-memory file (default /dev/shm)
  *
  * Log lines (times in CLOCK_MONOTONIC nanoseconds):
- *   T P FD                       fd FD is the physical-memory file
- *   T M ADDR LEN OFF             mmap of the physical-memory file
- *   T U ADDR LEN                 munmap overlapping one of those mappings
- *   T R DEV FILE OFF LEN PAGE    pread of device DEV (index), FILE = index of
- *   T W DEV FILE OFF LEN PAGE    the image path, OFF the file offset; PAGE is
- *                                -1 when the buffer is outside physical memory
+ *   T P PID FD INODE               fd FD is a deleted file in the shm directory
+ *   T M PID ADDR LEN OFF INODE     mmap of such a file
+ *   T U PID ADDR LEN               munmap overlapping one of those mappings
+ *   T R PID DEV FILE OFF LEN PAGE  pread of device DEV (index); FILE = index
+ *   T W PID DEV FILE OFF LEN PAGE  of the image path, OFF the file offset;
+ *                                  PAGE is -1 outside the mapped file
+ * PID tells UML's kernel process from its user-process host processes
+ * (forked from it, so they carry this library too). I/O records carry the
+ * time the call started: a residency sample that saw its data came later.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -33,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -109,14 +113,26 @@ static void put_i64(struct rec *r, int64_t v)
 		put_u64(r, (uint64_t)v);
 }
 
-static void rec_start(struct rec *r, const char *kind)
+static uint64_t now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* "TIME KIND PID"; T is 0 for "now" */
+static void rec_start_at(struct rec *r, const char *kind, uint64_t t)
+{
 	r->n = 0;
-	put_u64(r, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+	put_u64(r, t ? t : now_ns());
 	put_str(r, " ");
 	put_str(r, kind);
+	put_u64(r, (uint64_t)getpid());
+}
+
+static void rec_start(struct rec *r, const char *kind)
+{
+	rec_start_at(r, kind, 0);
 }
 
 static void rec_end(struct rec *r)
@@ -174,8 +190,10 @@ static int classify(int fd)
 	}
 	__atomic_store_n(&fd_class[fd], c, __ATOMIC_RELEASE);
 	if (c == FD_PHYSMEM) {
+		struct stat st;
 		rec_start(&r, "P");
 		put_u64(&r, (uint64_t)fd);
+		put_u64(&r, fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0);
 		rec_end(&r);
 	}
 	return c;
@@ -193,18 +211,17 @@ static int64_t phys_page(uintptr_t a)
 	return -1;
 }
 
-static void log_io(const char *kind, int fd, int c, const void *buf, size_t len, off_t off)
+static void log_io(const char *kind, uint64_t t, int c, const void *buf, size_t len, off_t off)
 {
 	struct rec r;
 	int f = c - FD_IMAGE;
-	rec_start(&r, kind);
+	rec_start_at(&r, kind, t);
 	put_u64(&r, (uint64_t)file_dev[f]);
 	put_u64(&r, (uint64_t)f);
 	put_u64(&r, (uint64_t)off);
 	put_u64(&r, (uint64_t)len);
 	put_i64(&r, phys_page((uintptr_t)buf));
 	rec_end(&r);
-	(void)fd;
 }
 
 /* ---- set-up -------------------------------------------------------------- */
@@ -265,11 +282,13 @@ ssize_t pread64(int fd, void *buf, size_t n, off_t off)
 {
 	ssize_t r;
 	int c;
+	uint64_t t;
 	resolve();
+	t = now_ns();
 	r = real_pread64(fd, buf, n, off);
 	c = classify(fd);
 	if (c >= FD_IMAGE && r > 0)
-		log_io("R", fd, c, buf, (size_t)r, off);
+		log_io("R", t, c, buf, (size_t)r, off);
 	return r;
 }
 
@@ -282,11 +301,13 @@ ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
 {
 	ssize_t r;
 	int c;
+	uint64_t t;
 	resolve();
+	t = now_ns();
 	r = real_pwrite64(fd, buf, n, off);
 	c = classify(fd);
 	if (c >= FD_IMAGE && r > 0)
-		log_io("W", fd, c, buf, (size_t)r, off);
+		log_io("W", t, c, buf, (size_t)r, off);
 	return r;
 }
 
@@ -295,7 +316,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 	return pwrite64(fd, buf, n, off);
 }
 
-static void log_iov(const char *kind, int fd, const struct iovec *iov, int cnt, off_t off, ssize_t r)
+static void log_iov(const char *kind, uint64_t t, int fd, const struct iovec *iov, int cnt, off_t off, ssize_t r)
 {
 	int c = classify(fd), i;
 	if (c < FD_IMAGE || r <= 0)
@@ -303,7 +324,7 @@ static void log_iov(const char *kind, int fd, const struct iovec *iov, int cnt, 
 	for (i = 0; i < cnt && r > 0; i++) {
 		size_t l = iov[i].iov_len < (size_t)r ? iov[i].iov_len : (size_t)r;
 		if (l)
-			log_io(kind, fd, c, iov[i].iov_base, l, off);
+			log_io(kind, t, c, iov[i].iov_base, l, off);
 		off += (off_t)l;
 		r -= (ssize_t)l;
 	}
@@ -312,9 +333,11 @@ static void log_iov(const char *kind, int fd, const struct iovec *iov, int cnt, 
 ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
 {
 	ssize_t r;
+	uint64_t t;
 	resolve();
+	t = now_ns();
 	r = real_preadv(fd, iov, cnt, off);
-	log_iov("R", fd, iov, cnt, off, r);
+	log_iov("R", t, fd, iov, cnt, off, r);
 	return r;
 }
 
@@ -326,9 +349,11 @@ ssize_t preadv64(int fd, const struct iovec *iov, int cnt, off_t off)
 ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
 {
 	ssize_t r;
+	uint64_t t;
 	resolve();
+	t = now_ns();
 	r = real_pwritev(fd, iov, cnt, off);
-	log_iov("W", fd, iov, cnt, off, r);
+	log_iov("W", t, fd, iov, cnt, off, r);
 	return r;
 }
 
@@ -352,10 +377,12 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 			maps[i].off = off;
 			__atomic_store_n(&nmaps, i + 1, __ATOMIC_RELEASE);
 		}
+		struct stat st;
 		rec_start(&r, "M");
 		put_u64(&r, (uint64_t)(uintptr_t)p);
 		put_u64(&r, (uint64_t)len);
 		put_u64(&r, (uint64_t)off);
+		put_u64(&r, fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0);
 		rec_end(&r);
 	}
 	return p;

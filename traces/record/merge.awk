@@ -1,0 +1,142 @@
+# merge.awk - turns the recorder's raw logs into trace events.
+#
+# Pass 1 (default): reads the host sampler's log, then the preload log, and
+# prints "TIME_US ORDER KIND FIELDS" lines, times relative to UML's start.
+# Pass 2 (-v pass=2), on the time-sorted pass-1 output: decides touches and
+# prints the event lines of traces/FORMAT.md:
+#   - a page the host saw become resident is a touch unless a ubd read
+#     into it came first (the read is what made it resident);
+#   - a guest free is kept for pages the host has; a page the guest uses
+#     again after a free is a touch, unless a read refilled it first.
+# Variables: mem_pages, filetab ("INDEX DEVICE KIND DATA_OFFSET RESIDENT"
+# lines; KIND image, layer or backing).
+
+function us(t) { t = int((t - start) / 1000); return t < 0 ? 0 : t }
+
+BEGIN {
+	nf = split(filetab, rows, "\n")
+	for (i = 1; i <= nf; i++) {
+		if (split(rows[i], f, " ") < 5)
+			continue
+		fdev[f[1]] = f[2]; fkind[f[1]] = f[3]; foff[f[1]] = f[4]; fres[f[1]] = f[5]
+	}
+	mem_bytes = mem_pages * 4096
+}
+
+# ---------------------------------------------------------------- pass 1
+pass != 2 && FILENAME ~ /host\.log$/ {
+	if ($2 == "S") start = $1
+	else if ($2 == "I") inode = $3
+	else if ($2 == "N") {
+		if ($3 < mem_pages) {
+			c = $3 + $4 > mem_pages ? mem_pages - $3 : $4
+			print us($1), 2, "resident", $3, c
+		}
+	} else if ($2 == "C") {
+		if ($3 == "@anonsim" && ($4 == "F" || $4 == "A") && $5 < mem_pages) {
+			c = $5 + $6 > mem_pages ? mem_pages - $5 : $6
+			print us($1), 3, ($4 == "F" ? "gfree" : "greuse"), $5, c
+		} else if ($3 == "anonsim-phase" && $4 ~ /^[A-Za-z0-9_.-]+$/)
+			print us($1), 4, "phase", $4
+	} else if ($2 == "F") {
+		end = $1
+		print us($1), 9, "footprint", "tmpfs", $3
+		for (i in fdev)
+			if (fkind[i] != "layer")
+				print us($1), 9, "footprint", "cache:" fdev[i], fres[i]
+	}
+	next
+}
+
+pass != 2 && $2 == "M" {
+	# UML's kernel process maps the file first; mappings made in its
+	# user-process host processes are left out
+	if ($7 != inode)
+		next
+	if (kpid == "")
+		kpid = $3
+	if ($3 != kpid || $6 >= mem_bytes)
+		next
+	len = $6 + $5 > mem_bytes ? mem_bytes - $6 : $5
+	nmap++; maddr[nmap] = $4; mlen[nmap] = len
+	print us($1), 0, "mmap", $4, len, $6
+	next
+}
+
+pass != 2 && $2 == "U" {
+	if ($3 != kpid)
+		next
+	for (i = 1; i <= nmap; i++)
+		if ($4 < maddr[i] + mlen[i] && maddr[i] < $4 + $5) {
+			print us($1), 0, "munmap", $4, $5
+			break
+		}
+	next
+}
+
+pass != 2 && ($2 == "R" || $2 == "W") {
+	fi = $5; off = $6; len = $7; page = $8
+	if (!(fi in fdev)) next
+	if (fkind[fi] == "layer") {
+		if (off < foff[fi]) { meta++; next }	# COW header and bitmap
+		off -= foff[fi]
+	}
+	if (page < 0 || page >= mem_pages) { outside++; next }
+	# UML's own probe of an image's header at open (4136 bytes at 0),
+	# not guest block I/O
+	if (off % 512 || len % 512) { probe++; next }
+	print us($1), 1, ($2 == "R" ? "read" : "write"), fdev[fi], off, len, page
+	next
+}
+
+pass != 2 { next }
+
+END {
+	if (pass != 2 && (meta || outside || probe))
+		printf "anonsim-record: left out %d copy-on-write metadata transfers, %d transfers outside physical memory, %d unaligned header probes\n", meta + 0, outside + 0, probe + 0 > "/dev/stderr"
+}
+
+# ---------------------------------------------------------------- pass 2
+function flush_run(kind) {
+	if (rn) print t, kind, rs, rn
+	rn = 0
+}
+function add_run(kind, p) {
+	if (rn && p == rs + rn) { rn++; return }
+	flush_run(kind)
+	rs = p; rn = 1
+}
+
+pass == 2 {
+	t = $1; k = $3
+	if (k == "read" || k == "write") {
+		print t, k, $4, $5, $6, $7
+		if (k == "read") {
+			n = int(($6 + 4095) / 4096)
+			for (p = $7; p < $7 + n && p < mem_pages; p++) { res[p] = 1; freed[p] = 0 }
+		}
+	} else if (k == "resident") {
+		rn = 0
+		for (p = $4; p < $4 + $5; p++)
+			if (!res[p]) { res[p] = 1; add_run("touch", p) }
+		flush_run("touch")
+	} else if (k == "gfree") {
+		rn = 0
+		for (p = $4; p < $4 + $5; p++)
+			if (res[p] && !freed[p]) { freed[p] = 1; add_run("free", p) }
+		flush_run("free")
+	} else if (k == "greuse") {
+		rn = 0
+		for (p = $4; p < $4 + $5; p++)
+			if (freed[p]) { freed[p] = 0; add_run("touch", p) }
+		flush_run("touch")
+	} else if (k == "mmap") {
+		print t, "mmap", $4, $5, $6
+	} else if (k == "munmap") {
+		print t, "munmap", $4, $5
+	} else if (k == "phase") {
+		print t, "phase", $4
+	} else if (k == "footprint") {
+		print t, "footprint", $4, $5
+	}
+}
