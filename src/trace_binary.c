@@ -180,13 +180,22 @@ static int bad_record(struct trace_reader *r, const char *fmt, ...)
 	return -1;
 }
 
+/* Report why @ev breaks the rules. */
+static int bad_event(struct trace_reader *r, const struct trace_event *ev)
+{
+	char why[512];
+
+	if (!trace_validate_event(&r->rules, r->prev_time, ev, why, sizeof(why)))
+		snprintf(why, sizeof(why), "%s: invalid", trace_kind_names[ev->kind]);
+	return bad_record(r, "%s", why);
+}
+
 int binary_next(struct trace_reader *r, struct trace_event *ev)
 {
 	const unsigned char *p;
 	size_t have = r->end - r->pos, size, name_len = 0;
 	unsigned kind_byte, kind;
 	uint64_t dt;
-	char why[512];
 
 	if (have < TRACE_BIN_REC_MAX) {
 		long n;
@@ -224,6 +233,7 @@ int binary_next(struct trace_reader *r, struct trace_event *ev)
 		return bad_record(r, "time overflows 64 bits");
 	ev->time_us = r->prev_time + dt;
 	ev->kind = (enum trace_kind)kind;
+	/* Decode and check in one switch: one hard-to-predict branch per event. */
 	switch (kind) {
 	case EV_READ:
 	case EV_WRITE:
@@ -233,6 +243,8 @@ int binary_next(struct trace_reader *r, struct trace_event *ev)
 		ev->page = le64(p + 17);
 		ev->count = ev->addr = 0;
 		ev->name[0] = '\0';
+		if (!trace_io_ok(&r->rules, ev))
+			return bad_event(r, ev);
 		break;
 	case EV_TOUCH:
 	case EV_FREE:
@@ -241,6 +253,8 @@ int binary_next(struct trace_reader *r, struct trace_event *ev)
 		ev->dev = 0;
 		ev->offset = ev->length = ev->addr = 0;
 		ev->name[0] = '\0';
+		if (!trace_pages_ok(&r->rules, ev->page, ev->count))
+			return bad_event(r, ev);
 		break;
 	case EV_MMAP:
 	case EV_MAPDUP:
@@ -251,9 +265,12 @@ int binary_next(struct trace_reader *r, struct trace_event *ev)
 		ev->dev = 0;
 		ev->page = ev->count = 0;
 		ev->name[0] = '\0';
+		if (!trace_map_ok(&r->rules, ev))
+			return bad_event(r, ev);
 		break;
-	case EV_PHASE:
-	case EV_FOOTPRINT:
+	default: {	/* phase, footprint: rare, checked in full */
+		char why[512];
+
 		ev->dev = 0;
 		ev->page = ev->offset = ev->length = ev->addr = 0;
 		ev->count = kind == EV_FOOTPRINT ? le64(p) : 0;
@@ -262,12 +279,10 @@ int binary_next(struct trace_reader *r, struct trace_event *ev)
 			return bad_record(r, "name is not one word of printable characters");
 		memcpy(ev->name, p, name_len);
 		ev->name[name_len] = '\0';
+		if (trace_validate_event(&r->rules, r->prev_time, ev, why, sizeof(why)))
+			return bad_record(r, "%s", why);
 		break;
 	}
-	if (trace_validate_event(&r->rules, r->prev_time, ev, why, sizeof(why))) {
-		r->place_off = r->base + r->pos;
-		reader_fail(r, "%s", why);
-		return -1;
 	}
 	r->prev_time = ev->time_us;
 	r->pos += size;

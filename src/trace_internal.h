@@ -55,6 +55,38 @@ struct trace_rules {
 };
 
 void trace_rules_init(struct trace_rules *rules, const struct trace_header *h);
+
+/*
+ * The event rules, one test per kind: these define what is valid.  The
+ * decoders call them on their hot paths; trace_validate_event calls them
+ * too and, when one fails, says which part of it.
+ */
+static inline int trace_pages_ok(const struct trace_rules *r, uint64_t page, uint64_t n)
+{
+	return n && page < r->mem_pages && n <= r->mem_pages - page;
+}
+
+static inline int trace_io_ok(const struct trace_rules *r, const struct trace_event *ev)
+{
+	const struct trace_device *d;
+
+	if (ev->dev >= r->h->nr_devices)
+		return 0;
+	d = &r->h->devices[ev->dev];
+	return ev->length && !((ev->offset | ev->length) & 511) &&
+	       ev->offset <= d->size && ev->length <= d->size - ev->offset &&
+	       trace_pages_ok(r, ev->page,
+			      (ev->length + r->h->page_size - 1) >> r->page_shift);
+}
+
+static inline int trace_map_ok(const struct trace_rules *r, const struct trace_event *ev)
+{
+	uint64_t mask = r->h->page_size - 1;
+
+	return ev->length && !((ev->addr | ev->length | ev->offset) & mask) &&
+	       ev->length <= UINT64_MAX - ev->addr &&
+	       ev->length <= UINT64_MAX - ev->offset;
+}
 /* 0 if @ev may follow an event at @prev_time, else -1 and the reason. */
 int trace_validate_event(const struct trace_rules *rules, uint64_t prev_time,
 			 const struct trace_event *ev, char *why, size_t len);

@@ -54,10 +54,35 @@ void trace_rules_init(struct trace_rules *rules, const struct trace_header *h)
 
 typedef unsigned long long ull;
 
-/* @n pages from @page lie within physical memory. */
 static int pages_fit(const struct trace_rules *r, uint64_t page, uint64_t n)
 {
 	return page < r->mem_pages && n <= r->mem_pages - page;
+}
+
+/* Whether the kind's rule holds; names are checked here, off the hot path. */
+static int event_ok(const struct trace_rules *r, const struct trace_event *ev)
+{
+	switch (ev->kind) {
+	case EV_READ:
+	case EV_WRITE:
+		return trace_io_ok(r, ev);
+	case EV_TOUCH:
+	case EV_FREE:
+		return trace_pages_ok(r, ev->page, ev->count);
+	case EV_MMAP:
+	case EV_MAPDUP:
+	case EV_MUNMAP:
+		return trace_map_ok(r, ev) && (ev->kind != EV_MUNMAP || !ev->offset);
+	case EV_PHASE:
+		return memchr(ev->name, '\0', TRACE_NAME_MAX) &&
+		       trace_name_ok(ev->name, strlen(ev->name));
+	case EV_FOOTPRINT:
+		return memchr(ev->name, '\0', TRACE_NAME_MAX) &&
+		       (!strcmp(ev->name, "tmpfs") ||
+			(!strncmp(ev->name, "cache:", 6) && trace_device_index(r->h, ev->name + 6) >= 0));
+	default:
+		return 0;
+	}
 }
 
 int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
@@ -70,6 +95,9 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 	if (ev->time_us < prev_time)
 		return fail(why, len, "time %llu goes backwards (previous event at %llu)",
 			    (ull)ev->time_us, (ull)prev_time);
+	if (event_ok(r, ev))
+		return 0;
+	/* Which part of the rule failed. */
 	switch (ev->kind) {
 	case EV_READ:
 	case EV_WRITE: {
@@ -91,7 +119,7 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 		if (!pages_fit(r, ev->page, n))
 			return fail(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
 				    kind, (ull)ev->page, (ull)n, (ull)r->mem_pages);
-		return 0;
+		break;
 	}
 	case EV_TOUCH:
 	case EV_FREE:
@@ -100,13 +128,15 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 		if (!pages_fit(r, ev->page, ev->count))
 			return fail(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
 				    kind, (ull)ev->page, (ull)ev->count, (ull)r->mem_pages);
-		return 0;
+		break;
 	case EV_MMAP:
 	case EV_MAPDUP:
 		if (ev->offset & page_mask)
 			return fail(why, len, "%s: offset %llu is not page-aligned", kind, (ull)ev->offset);
 		/* fall through */
 	case EV_MUNMAP:
+		if (ev->kind == EV_MUNMAP && ev->offset)
+			return fail(why, len, "munmap: offset %llu, not 0", (ull)ev->offset);
 		if (!ev->length)
 			return fail(why, len, "%s: length 0", kind);
 		if ((ev->addr | ev->length) & page_mask)
@@ -118,13 +148,13 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 		if (ev->kind != EV_MUNMAP && ev->length > UINT64_MAX - ev->offset)
 			return fail(why, len, "%s: offset %llu + length %llu wraps around",
 				    kind, (ull)ev->offset, (ull)ev->length);
-		return 0;
+		break;
 	case EV_PHASE:
 		if (!trace_name_ok(ev->name, strnlen(ev->name, TRACE_NAME_MAX)) ||
 		    !memchr(ev->name, '\0', TRACE_NAME_MAX))
 			return fail(why, len, "phase: name is not one word of 1-%d printable characters",
 				    TRACE_NAME_MAX - 1);
-		return 0;
+		break;
 	case EV_FOOTPRINT:
 		if (!memchr(ev->name, '\0', TRACE_NAME_MAX))
 			return fail(why, len, "footprint: name too long");
@@ -132,8 +162,9 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 		    (strncmp(ev->name, "cache:", 6) || trace_device_index(h, ev->name + 6) < 0))
 			return fail(why, len, "footprint: '%s' is neither 'tmpfs' nor 'cache:DEVICE' of a device in the header",
 				    ev->name);
-		return 0;
+		break;
 	default:
 		return fail(why, len, "unknown event kind %d", (int)ev->kind);
 	}
+	return fail(why, len, "%s: invalid", kind);
 }
