@@ -20,6 +20,7 @@ static void usage(FILE *out)
 		"       anonsim trace stat FILE\n"
 		"       anonsim trace convert IN OUT\n"
 		"       anonsim trace cat FILE\n"
+		"       anonsim trace gen PROFILE OUT\n"
 		"\n"
 		"Read traces of User-Mode Linux runs (see traces/FORMAT.md): text\n"
 		"(.trace) or binary (.atr), either plain or gzip-compressed (.gz).\n"
@@ -30,6 +31,7 @@ static void usage(FILE *out)
 		"           .atr.gz) chooses the encoding and compression; OUT appears\n"
 		"           only when complete\n"
 		"  cat      print FILE in the text encoding on standard output\n"
+		"  gen      synthesize a boot trace from a profile (anonsim trace gen --help)\n"
 		"\n"
 		"Exit status: 0 success, 1 usage error, 2 bad or unreadable trace\n"
 		"(the message names the file, the line or record and byte offset).\n");
@@ -311,6 +313,8 @@ int cmd_trace(int argc, char **argv)
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	int i, want;
 
+	if (sub && !strcmp(sub, "gen"))	/* its own options and help */
+		return cmd_trace_gen(argc - 1, argv + 1);
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);

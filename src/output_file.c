@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "output_file.h"
@@ -24,6 +25,13 @@ int output_open(struct output_file *o, const char *path)
 	if (fd < 0) {
 		msg("%s: cannot create: %s", path, strerror(errno));
 		goto fail;
+	}
+	{
+		/* mkstemp makes it private; give it the mode a plain create would */
+		mode_t um = umask(0);
+
+		umask(um);
+		fchmod(fd, 0666 & ~um);
 	}
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
