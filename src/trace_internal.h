@@ -25,8 +25,12 @@ extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
 #define TRACE_BIN_WIDE		0x80		/* kind byte: time delta is u64 */
 #define TRACE_BIN_REC_MAX	(1 + 8 + 8 + 1 + TRACE_NAME_MAX)
 
-/* Read buffer: large enough that gzread fills it without an extra copy. */
+/*
+ * Read buffer: large enough that gzread fills it without an extra copy;
+ * the slack after it leaves room for the NUL that ends a last text line.
+ */
 #define TRACE_BUF_SIZE		(512 * 1024)
+#define TRACE_BUF_SLACK		64
 
 /* ---- header (trace_header.c) ---- */
 struct header_parser {
@@ -105,7 +109,7 @@ struct trace_reader {
 	int eof;		/* gzread said end of data, cleanly */
 	struct trace_header h;
 	struct trace_rules rules;
-	unsigned char *buf;	/* TRACE_BUF_SIZE + 1 (room for a NUL) */
+	unsigned char *buf;	/* TRACE_BUF_SIZE + TRACE_BUF_SLACK */
 	size_t pos, end;	/* unread bytes are buf[pos..end) */
 	uint64_t base;		/* stream offset of buf[0] */
 	enum reader_place place;

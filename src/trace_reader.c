@@ -108,7 +108,7 @@ static struct trace_reader *reader_start(gzFile gz, const char *name,
 
 	if (r) {
 		r->path = strdup(name);
-		r->buf = malloc(TRACE_BUF_SIZE + 1);
+		r->buf = malloc(TRACE_BUF_SIZE + TRACE_BUF_SLACK);
 	}
 	if (!r || !r->path || !r->buf) {
 		snprintf(err, errlen, "%s: out of memory", name);
