@@ -28,7 +28,8 @@ static void usage(FILE *out)
 		"\n"
 		"Run \"anonsim COMMAND --help\" for a command's options.\n"
 		"Exit status: 0 success, 1 usage error, 2 bad input data,\n"
-		"3 internal invariant failure.  See anonsim(1).\n");
+		"3 internal invariant failure, 4 a figure missed its target.\n"
+		"See anonsim(1).\n");
 }
 
 int main(int argc, char **argv)
