@@ -20,12 +20,15 @@
 
 void reader_fail(struct trace_reader *r, const char *fmt, ...)
 {
-	char what[768];
+	char what[768], *c;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	for (c = what; *c; c++)	/* quoted bad data must not upset a terminal */
+		if ((unsigned char)*c < ' ' || (unsigned char)*c > '~')
+			*c = '?';
 	switch (r->place) {
 	case AT_FILE:
 		snprintf(r->err, sizeof(r->err), "%s: %s", r->path, what);
