@@ -197,6 +197,8 @@ static Suite *density_suite(void)
 	Suite *s = suite_create("density");
 	TCase *tc = tcase_create("density.trace");
 
+	/* sweeps replay many instances: slow under sanitizers on a busy machine */
+	tcase_set_timeout(tc, 300);
 	tcase_add_checked_fixture(tc, opts_reset, NULL);
 	tcase_add_test(tc, shared_read_copy);
 	tcase_add_test(tc, shared_devanon);

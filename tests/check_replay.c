@@ -228,6 +228,8 @@ static Suite *replay_suite(void)
 	Suite *s = suite_create("replay");
 	TCase *tc = tcase_create("hand-made traces");
 
+	/* sweeps replay many instances: slow under sanitizers on a busy machine */
+	tcase_set_timeout(tc, 300);
 	tcase_add_checked_fixture(tc, opts_reset, NULL);
 	tcase_add_test(tc, basic_per_strategy);
 	tcase_add_test(tc, shared_backing);
