@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "trace.h"
 #include "tracegen.h"
 #include "util.h"
 
@@ -47,6 +48,15 @@ int cmd_trace_gen(int argc, char **argv)
 	if (argc != 3) {
 		msg("trace gen: expected PROFILE OUT (see anonsim trace gen --help)");
 		return EXIT_USAGE;
+	}
+	{
+		int binary, gz;
+
+		if (trace_path_encoding(argv[2], &binary, &gz)) {
+			msg("trace gen: %s: name must end in .trace, .atr, .trace.gz or .atr.gz",
+			    argv[2]);
+			return EXIT_USAGE;
+		}
 	}
 	rc = profile_load(argv[1], &p, err, sizeof(err));
 	if (!rc)

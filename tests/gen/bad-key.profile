@@ -1,0 +1,3 @@
+ordering ../replay/basic.trace
+memory 64K
+raed 8K

@@ -1,0 +1,4 @@
+ordering ../replay/basic.trace
+memory 64K
+read 8K
+touch 40K

@@ -1,0 +1,26 @@
+#!/bin/sh
+# anonsim trace gen: a profile over a hand-made ordering, and bad profiles.
+. "${top_srcdir:-.}/tests/lib.sh"
+g="$top_srcdir/tests/gen"
+
+# Pages are renumbered in order of first use: read pages 100, 101 -> 0, 1;
+# touched page 7 -> 2.  The mmap covers the new memory; the free is not kept
+# (free budget 0).
+expect_status 0 "$ANONSIM" trace gen "$g/small.profile" "$tmp/small.trace"
+expect_match "$out" '3 events, 2 pages read, 1 touched, 0 freed, 3 physical pages used'
+expect_status 0 "$ANONSIM" trace cat "$tmp/small.trace"
+[ "$out" = "$(cat "$g/small.expected")" ] || fail "generated trace differs: $out"
+
+expect_status 2 "$ANONSIM" trace gen "$g/bad-key.profile" "$tmp/x.trace"
+expect_match "$err" "bad-key.profile:3: unknown setting 'raed'"
+[ ! -e "$tmp/x.trace" ] || fail "a failed gen left $tmp/x.trace"
+
+expect_status 2 "$ANONSIM" trace gen "$g/too-much.profile" "$tmp/x.trace"
+expect_match "$err" 'has only 2 pages read, 2 touched, 0 freed; the profile asks for 2, 10, 0'
+[ -z "$(ls "$tmp" | grep x.trace)" ] || fail "a failed gen left a file behind"
+
+expect_status 2 "$ANONSIM" trace gen "$g/missing.profile" "$tmp/x.trace"
+expect_match "$err" 'missing.profile: cannot open'
+expect_status 1 "$ANONSIM" trace gen "$g/small.profile" "$tmp/x.txt"
+expect_status 1 "$ANONSIM" trace gen "$g/small.profile"
+finish
