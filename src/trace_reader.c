@@ -90,6 +90,10 @@ long reader_fill(struct trace_reader *r, size_t want)
 			r->eof = 1;
 			break;
 		}
+		if (r->binary) {	/* the place: where the good data ends */
+			r->place = AT_BYTE;
+			r->place_off = r->base + r->end;
+		}
 		if (errnum == Z_BUF_ERROR)
 			reader_fail(r, "truncated gzip stream (%s)", why);
 		else if (errnum == Z_ERRNO)

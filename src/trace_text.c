@@ -39,8 +39,11 @@ static char *next_line(struct trace_reader *r)
 			r->pos = r->end;
 			break;
 		}
+		/* a failure to read more is reported at the line being read */
+		r->line++;
 		if (reader_fill(r, have + 1) < 0)
 			return NULL;
+		r->line--;
 	}
 	r->line++;
 	s[len] = '\0';

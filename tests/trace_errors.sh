@@ -24,8 +24,8 @@ done <<'LIST'
 wrong-magic.atr|: byte 0: wrong magic: neither a text nor a binary anonsim trace
 unknown-version.atr|: byte 8: unknown version 2 (this anonsim reads version 1)
 unknown-version.trace|:1: unknown version 2 (this anonsim reads version 1)
-truncated-gzip.trace.gz|:9: truncated gzip stream (unexpected end of file)
-truncated-gzip.atr.gz|: record 2 (byte 170): truncated gzip stream (unexpected end of file)
+truncated-gzip.trace.gz|:10: truncated gzip stream (unexpected end of file)
+truncated-gzip.atr.gz|: byte 224: truncated gzip stream (unexpected end of file)
 bad-crc.trace.gz|: corrupt gzip stream (incorrect data check)
 truncated-record.atr|: record 4 (byte 212): truncated record: the file ends 11 bytes into it
 truncated-header.atr|: byte 16: truncated header block: 47 of 95 bytes
