@@ -82,9 +82,15 @@ pass != 2 && ($2 == "R" || $2 == "W") {
 		off -= foff[fi]
 	}
 	if (page < 0 || page >= mem_pages) { outside++; next }
-	# UML's own probe of an image's header at open (4136 bytes at 0),
-	# not guest block I/O
-	if (off % 512 || len % 512) { probe++; next }
+	# UML's own probe of an image's header at open (4136 bytes at 0):
+	# rounded out to whole sectors, since it does pass through the host
+	# page cache
+	if (off % 512 || len % 512) {
+		probe++
+		end_ = off + len
+		off -= off % 512
+		len = int((end_ + 511) / 512) * 512 - off
+	}
 	print us($1), 1, ($2 == "R" ? "read" : "write"), fdev[fi], off, len, page
 	next
 }
@@ -93,7 +99,7 @@ pass != 2 { next }
 
 END {
 	if (pass != 2 && (meta || outside || probe))
-		printf "anonsim-record: left out %d copy-on-write metadata transfers, %d transfers outside physical memory, %d unaligned header probes\n", meta + 0, outside + 0, probe + 0 > "/dev/stderr"
+		printf "anonsim-record: left out %d copy-on-write metadata transfers, %d transfers outside physical memory; %d header probes rounded to sectors\n", meta + 0, outside + 0, probe + 0 > "/dev/stderr"
 }
 
 # ---------------------------------------------------------------- pass 2
