@@ -11,6 +11,9 @@
  *   anonsim-rec-host resident FILE    print the file's resident page count
  *   anonsim-rec-host evict FILE       drop the file's pages from the cache
  *
+ * ANONSIM_REC_MEM (bytes of UML memory) tells the physical-memory file from
+ * UML's smaller temporary files.
+ *
  * Log lines (CLOCK_MONOTONIC nanoseconds, as the preload library):
  *   T S                      UML started
  *   T I INODE                inode of the physical-memory file
@@ -101,8 +104,11 @@ static int cmd_evict(const char *path)
 	return 0;
 }
 
-/* The largest deleted file under shm_dir that PID holds open: UML's
- * physical memory (its other temporary files are one page). */
+/* The largest deleted file under shm_dir that PID holds open and that is
+ * at least min_size bytes: UML's physical memory. UML creates one-page
+ * temporary files there first (checks), so a smaller file is not it. */
+static off_t min_size = 1 << 20;
+
 static int find_physmem(pid_t pid)
 {
 	char dir[64], link[320], target[512];
@@ -128,7 +134,8 @@ static int find_physmem(pid_t pid)
 		if (strncmp(target, shm_dir, strlen(shm_dir)) != 0 ||
 		    strcmp(target + n - 10, " (deleted)") != 0)
 			continue;
-		if (stat(link, &st) == 0 && st.st_size > best_size) {
+		if (stat(link, &st) == 0 && st.st_size >= min_size &&
+		    st.st_size > best_size) {
 			int fd = open(link, O_RDONLY | O_CLOEXEC);
 			if (fd >= 0) {
 				if (best >= 0)
@@ -177,6 +184,8 @@ static int cmd_run(int argc, char **argv)
 		die("log");
 	if (getenv("ANONSIM_REC_SHM"))
 		shm_dir = getenv("ANONSIM_REC_SHM");
+	if (getenv("ANONSIM_REC_MEM"))
+		min_size = (off_t)atoll(getenv("ANONSIM_REC_MEM"));
 	if (pipe2(pfd, O_CLOEXEC) != 0)
 		die("pipe");
 	start = now_ns();
