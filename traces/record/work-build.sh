@@ -9,7 +9,11 @@ cd /root
 echo "anonsim-phase work-start"
 for round in 1 2 3; do
 	for src in *.c; do
-		gcc -O2 -Wall -o "/tmp/${src%.c}.$round" "$src" -ldl
+		if grep -q '^int main' "$src"; then
+			gcc -O2 -Wall -o "/tmp/${src%.c}.$round" "$src"
+		else	# a library
+			gcc -O2 -Wall -fPIC -shared -o "/tmp/${src%.c}.$round" "$src" -ldl
+		fi
 	done
 	rm -f /tmp/*."$round"
 	echo "anonsim-phase build-$round"
