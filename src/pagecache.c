@@ -1,9 +1,11 @@
 /*
- * pagecache.c - a backing file's host page cache and Linux's on-demand
- * readahead (mm/readahead.c, as of 6.x, without large folios): an initial
- * window scaled from the request, ramped x4 then x2 up to the maximum on
- * sequential hits of the PG_readahead mark, "context" readahead when the
- * pages before a miss are cached, and small random reads read as they are.
+ * pagecache.c - a backing file's host page cache and Linux's readahead as of
+ * 6.18 (mm/readahead.c, mm/filemap.c): a synchronous window on a miss
+ * (initial window scaled from the request for a sequential or first read,
+ * "context" readahead when the pages before the miss are cached, the request
+ * alone for a random read), an asynchronous window when a read reaches the
+ * PG_readahead folio (ramped x4 while small, then x2, up to the maximum),
+ * built from large folios whose order grows by two per window.
  */
 #include <config.h>
 
@@ -12,6 +14,9 @@
 
 #include "host.h"
 #include "pagecache.h"
+
+/* Largest folio the page cache builds (MAX_PAGECACHE_ORDER on x86_64). */
+#define MAX_FOLIO_ORDER 9
 
 void ra_state_init(struct ra_state *ra, uint64_t ra_pages)
 {
@@ -49,6 +54,15 @@ static uint64_t roundup_pow2(uint64_t n)
 	return r;
 }
 
+static unsigned ilog2_u64(uint64_t n)
+{
+	unsigned l = 0;
+
+	while (n >>= 1)
+		l++;
+	return l;
+}
+
 /* get_init_ra_size(): the first window of a sequential stream. */
 static uint64_t init_ra_size(uint64_t req, uint64_t max)
 {
@@ -71,123 +85,186 @@ static uint64_t next_ra_size(uint64_t cur, uint64_t max)
 	return max;
 }
 
-static void cache_insert(struct host *h, struct pagecache *pc, uint64_t i,
-			 bool mark, uint64_t *counter, struct read_stats *st)
+static inline bool resident(const struct pagecache *pc, uint64_t i)
 {
-	if (pc->flags[i] & PC_EVICTED)
-		st->refaults++;
-	else
-		(*counter)++;
-	pc->flags[i] = PC_RESIDENT | (mark ? PC_RA_MARK : 0);
-	pc->resident++;
-	host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE, pc->id,
-		     (uint32_t)i, &pc->lru_gen[i]);
-	host_charge(h, CAT_CACHE, 1);
+	return pc->flags[i] & PC_RESIDENT;
+}
+
+static inline unsigned folio_order(const struct pagecache *pc, uint64_t i)
+{
+	return pc->flags[i] >> PC_ORDER_SHIFT;
+}
+
+static inline uint64_t folio_head(const struct pagecache *pc, uint64_t i)
+{
+	return i & ~((1ULL << folio_order(pc, i)) - 1);
+}
+
+/* Add the folio [index, index + 2^order) to the cache. */
+static void add_folio(struct host *h, struct pagecache *pc, uint64_t index,
+		      unsigned order, bool mark, uint64_t req_lo, uint64_t req_hi,
+		      struct read_stats *st)
+{
+	uint64_t i, n = 1ULL << order;
+
+	for (i = index; i < index + n; i++) {
+		if (pc->flags[i] & PC_EVICTED)
+			st->refaults++;
+		else if (i >= req_lo && i < req_hi)
+			st->demand++;
+		else
+			st->readahead++;
+		pc->flags[i] = (uint8_t)(PC_RESIDENT | (order << PC_ORDER_SHIFT));
+		pc->resident++;
+		host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE, pc->id,
+			     (uint32_t)i, &pc->lru_gen[i]);
+		host_charge(h, CAT_CACHE, 1);
+	}
+	if (mark)
+		pc->flags[index] |= PC_RA_MARK;
+}
+
+/* Is any page of [index, index + n) cached (the folio would not fit)? */
+static bool range_busy(const struct pagecache *pc, uint64_t index, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = index; i < index + n; i++)
+		if (resident(pc, i))
+			return true;
+	return false;
 }
 
 /*
- * do_page_cache_ra(): read [start, start + nr) clipped to the file, skipping
- * cached pages, and mark the page @async before the end as PG_readahead.
- * Pages in [req_lo, req_hi) were asked for; the rest are readahead.
+ * page_cache_ra_unbounded() via do_page_cache_ra(): order-0 pages over
+ * [index, index + nr) clipped to the file, cached ones skipped, the mark on
+ * the page @lookahead before the end.
  */
-static void do_ra(struct host *h, struct pagecache *pc, uint64_t start,
-		  uint64_t nr, uint64_t async, uint64_t req_lo, uint64_t req_hi,
+static void do_ra(struct host *h, struct pagecache *pc, uint64_t index,
+		  uint64_t nr, uint64_t lookahead, uint64_t req_lo, uint64_t req_hi,
 		  struct read_stats *st)
 {
-	uint64_t i, end, mark;
+	uint64_t i;
+
+	if (index >= pc->npages)
+		return;
+	if (nr > pc->npages - index)
+		nr = pc->npages - index;
+	for (i = 0; i < nr; i++)
+		if (!resident(pc, index + i))
+			add_folio(h, pc, index + i, 0, lookahead && i == nr - lookahead,
+				  req_lo, req_hi, st);
+}
+
+/* page_cache_ra_order(): the window in folios of ra->order at most. */
+static void ra_order(struct host *h, struct pagecache *pc, struct ra_state *ra,
+		     uint64_t req_lo, uint64_t req_hi, struct read_stats *st)
+{
+	uint64_t start = ra->start, index = start, limit, mark;
+	unsigned new_order = ra->order;
 
 	if (start >= pc->npages)
 		return;
-	end = nr > pc->npages - start ? pc->npages : start + nr;
-	mark = async && async <= nr ? start + nr - async : UINT64_MAX;
-	for (i = start; i < end; i++) {
-		if (pc->flags[i] & PC_RESIDENT)
-			continue;
-		cache_insert(h, pc, i, i == mark,
-			     i >= req_lo && i < req_hi ? &st->demand : &st->readahead, st);
+	limit = pc->npages - 1;
+	if (start + ra->size - 1 < limit)
+		limit = start + ra->size - 1;
+	mark = start + ra->size - ra->async_size;
+	if (new_order > MAX_FOLIO_ORDER)
+		new_order = MAX_FOLIO_ORDER;
+	if (new_order > ilog2_u64(ra->size))
+		new_order = ilog2_u64(ra->size);
+	ra->order = new_order;
+	while (index <= limit) {
+		unsigned order = new_order;
+		uint64_t n;
+
+		if (index & ((1ULL << order) - 1))
+			order = (unsigned)__builtin_ctzll(index);
+		while (order > 0 && index + (1ULL << order) - 1 > limit)
+			order--;
+		n = 1ULL << order;
+		if (range_busy(pc, index, n))
+			break;	/* -EEXIST: the rest falls back to single pages */
+		add_folio(h, pc, index, order, index == (mark & ~(n - 1)),
+			  req_lo, req_hi, st);
+		index += n;
 	}
+	if (index <= limit && ra->size > index - start)
+		do_ra(h, pc, index, ra->size - (index - start), ra->async_size,
+		      req_lo, req_hi, st);
 }
 
-/* Cached pages just before @index: a sequential stream leaves them behind. */
-static uint64_t history_pages(const struct pagecache *pc, uint64_t index,
-			      uint64_t max)
+/* page_cache_sync_ra(): page @index is missing; @req pages are wanted. */
+static void sync_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
+		    uint64_t index, uint64_t req, struct read_stats *st)
 {
-	uint64_t n = 0;
+	uint64_t max = ra->ra_pages, miss, contig;
 
-	while (n < max && n < index && (pc->flags[index - 1 - n] & PC_RESIDENT))
-		n++;
-	return n;
-}
-
-/* ondemand_readahead(): @hit_mark is true when called for a marked page. */
-static void ondemand(struct host *h, struct pagecache *pc, struct ra_state *ra,
-		     uint64_t index, uint64_t req, bool hit_mark,
-		     struct read_stats *st)
-{
-	uint64_t max = ra->ra_pages, expected, add;
-
-	if (!index)
-		goto initial;
-	expected = ra->start + ra->size - ra->async_size;
-	if (index == expected || index == ra->start + ra->size) {
-		ra->start += ra->size;
-		ra->size = next_ra_size(ra->size, max);
-		ra->async_size = ra->size;
+	if (!max) {
+		do_ra(h, pc, index, 1, 0, index, index + 1, st);
+		return;
+	}
+	if (!index || req > max ||
+	    (ra->prev_index != UINT64_MAX && index >= ra->prev_index &&
+	     index - ra->prev_index <= 1)) {
+		ra->start = index;
+		ra->size = init_ra_size(req, max);
+		ra->async_size = ra->size > req ? ra->size - req : ra->size >> 1;
 		goto readit;
 	}
-	if (hit_mark) {
-		/* a mark without matching state (interleaved streams) */
-		uint64_t start = index + 1;
+	/* page_cache_prev_miss(): cached history a sequential stream leaves */
+	for (miss = index - 1, contig = 0; contig < max; miss--, contig++)
+		if (!resident(pc, miss) || miss == 0)
+			break;
+	if (resident(pc, miss) && miss == 0)
+		contig = index * 2;	/* cached from the start: a long stream */
+	if (contig <= req) {
+		do_ra(h, pc, index, req, 0, index, index + req, st);
+		return;
+	}
+	ra->start = index;
+	ra->size = contig + req < max ? contig + req : max;
+	ra->async_size = 1;
+readit:
+	ra->order = 0;
+	ra_order(h, pc, ra, index, index + req, st);
+}
 
-		while (start < pc->npages && start - index <= max &&
-		       (pc->flags[start] & PC_RESIDENT))
-			start++;
+/* page_cache_async_ra(): a read reached the marked folio at @index. */
+static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
+		     uint64_t index, uint64_t req, struct read_stats *st)
+{
+	uint64_t max = ra->ra_pages, folio = 1ULL << folio_order(pc, index);
+	uint64_t expected, start, align, end, aligned_end;
+
+	pc->flags[index] &= (uint8_t)~PC_RA_MARK;
+	if (!max)
+		return;
+	expected = (ra->start + ra->size - ra->async_size) & ~(folio - 1);
+	if (index == expected) {
+		uint64_t next = next_ra_size(ra->size, max);
+
+		ra->start += ra->size;
+		ra->size = next > ra->size ? next : ra->size;
+	} else {
+		/* a mark without matching state (interleaved streams) */
+		for (start = index + 1; start < pc->npages && start - index <= max; start++)
+			if (!resident(pc, start))
+				break;
 		if (start - index > max)
 			return;
 		ra->start = start;
 		ra->size = next_ra_size(start - index + req, max);
-		ra->async_size = ra->size;
-		goto readit;
 	}
-	if (req > max)
-		goto initial;
-	if (ra->prev_index != UINT64_MAX &&
-	    (index == ra->prev_index || index == ra->prev_index + 1))
-		goto initial;
-	{
-		/* try_context_readahead() */
-		uint64_t size = history_pages(pc, index, max);
-
-		if (size > req) {
-			if (size >= index)
-				size *= 2;
-			ra->start = index;
-			ra->size = size + req < max ? size + req : max;
-			ra->async_size = 1;
-			goto readit;
-		}
-	}
-	/* a small random read: read as is, leave the state alone */
-	do_ra(h, pc, index, req, 0, index, index + req, st);
-	return;
-
-initial:
-	ra->start = index;
-	ra->size = init_ra_size(req, max);
-	ra->async_size = ra->size > req ? ra->size - req : ra->size;
-readit:
-	/* would this read hit its own mark? merge the next window now */
-	if (index == ra->start && ra->size == ra->async_size) {
-		add = next_ra_size(ra->size, max);
-		if (ra->size + add <= max) {
-			ra->async_size = add;
-			ra->size += add;
-		} else {
-			ra->size = max;
-			ra->async_size = max >> 1;
-		}
-	}
-	do_ra(h, pc, ra->start, ra->size, ra->async_size, index, index + req, st);
+	ra->order += 2;
+	align = 1ULL << (ra->order < (unsigned)__builtin_ctzll(max) ?
+			 ra->order : (unsigned)__builtin_ctzll(max));
+	end = ra->start + ra->size;
+	aligned_end = end & ~(align - 1);
+	if (aligned_end > ra->start)
+		ra->size -= end - aligned_end;
+	ra->async_size = ra->size;
+	ra_order(h, pc, ra, index, index + req, st);
 }
 
 void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
@@ -196,23 +273,19 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 	uint64_t i, last = index + nr;
 
 	for (i = index; i < last && i < pc->npages; i++) {
-		uint8_t f = pc->flags[i];
+		uint64_t head;
 
-		if (!(f & PC_RESIDENT)) {
-			if (ra->ra_pages)
-				ondemand(h, pc, ra, i, last - i, false, st);
-			if (!(pc->flags[i] & PC_RESIDENT))	/* readahead off */
-				cache_insert(h, pc, i, false, &st->demand, st);
-		} else {
-			if (f & PC_RA_MARK) {
-				pc->flags[i] &= (uint8_t)~PC_RA_MARK;
-				if (ra->ra_pages)
-					ondemand(h, pc, ra, i, last - i, true, st);
-			}
-			/* accessed: move to the young end */
-			host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE,
-				     pc->id, (uint32_t)i, &pc->lru_gen[i]);
+		if (!resident(pc, i)) {
+			sync_ra(h, pc, ra, i, last - i, st);
+			if (!resident(pc, i))	/* nothing read it: a single page */
+				add_folio(h, pc, i, 0, false, i, i + 1, st);
 		}
+		head = folio_head(pc, i);
+		if (pc->flags[head] & PC_RA_MARK)
+			async_ra(h, pc, ra, head, last - head, st);
+		/* accessed: move to the young end */
+		host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE, pc->id,
+			     (uint32_t)i, &pc->lru_gen[i]);
 		ra->prev_index = i;
 	}
 }

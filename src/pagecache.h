@@ -10,11 +10,16 @@
 
 struct host;
 
-/* Per-page flags of a cached file. */
+/*
+ * Per-page flags of a cached file.  Readahead builds large folios; every
+ * page of a folio carries the folio's order, so the head (where the
+ * readahead mark lives) is the page index rounded down to the folio size.
+ */
 enum {
 	PC_RESIDENT = 1 << 0,	/* in the host page cache */
-	PC_RA_MARK = 1 << 1,	/* PG_readahead: reaching it starts the next window */
+	PC_RA_MARK = 1 << 1,	/* PG_readahead (on a folio's head page) */
 	PC_EVICTED = 1 << 2,	/* was cached and reclaimed: reading it again is a refault */
+	PC_ORDER_SHIFT = 4,	/* bits 4-7: order of the folio the page belongs to */
 };
 
 struct pagecache {
@@ -30,6 +35,7 @@ struct pagecache {
 /* Readahead state of one open file (struct file_ra_state). */
 struct ra_state {
 	uint64_t start, size, async_size;
+	unsigned order;			/* folio order of the last window */
 	uint64_t prev_index;		/* last page read, UINT64_MAX: none yet */
 	uint64_t ra_pages;		/* window: read_ahead_kb / 4; 0 disables */
 };

@@ -211,9 +211,9 @@ START_TEST(readahead_window)
 {
 	struct replay_result r = run("readahead.trace", "read-copy", ANON_FIXED);
 
-	ASSERT_MEM(r, 7, 29, 0);
-	ck_assert_uint_eq(r.reads.demand, 2);
-	ck_assert_uint_eq(r.reads.readahead, 27);
+	ASSERT_MEM(r, 7, 18, 0);
+	ck_assert_uint_eq(r.reads.demand, 3);
+	ck_assert_uint_eq(r.reads.readahead, 15);
 
 	opts.readahead_kb = 0;	/* off: only what the guest asks for */
 	r = run("readahead.trace", "read-copy", ANON_FIXED);
