@@ -205,7 +205,8 @@ static int64_t phys_page(uintptr_t a)
 	int i, n = __atomic_load_n(&nmaps, __ATOMIC_ACQUIRE);
 	for (i = n - 1; i >= 0; i--) {
 		struct map *m = &maps[i];
-		if (m->len && a >= m->addr && a < m->addr + m->len)
+		size_t l = __atomic_load_n(&m->len, __ATOMIC_ACQUIRE);
+		if (l && a >= m->addr && a < m->addr + l)
 			return (int64_t)((a - m->addr + (uintptr_t)m->off) / 4096);
 	}
 	return -1;
@@ -370,12 +371,18 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	if (p != MAP_FAILED && fd >= 0 && !(flags & MAP_ANONYMOUS) &&
 	    classify(fd) == FD_PHYSMEM) {
 		struct rec r;
-		int i = __atomic_fetch_add(&nmaps, 0, __ATOMIC_ACQUIRE);
+		/* only UML's kernel thread maps and unmaps: one writer. Reuse a
+		 * slot freed by munmap; readers skip slots of length 0 */
+		int i, n = __atomic_load_n(&nmaps, __ATOMIC_ACQUIRE);
+		for (i = 0; i < n; i++)
+			if (maps[i].len == 0)
+				break;
 		if (i < MAX_MAPS) {
 			maps[i].addr = (uintptr_t)p;
-			maps[i].len = len;
 			maps[i].off = off;
-			__atomic_store_n(&nmaps, i + 1, __ATOMIC_RELEASE);
+			__atomic_store_n(&maps[i].len, len, __ATOMIC_RELEASE);
+			if (i == n)
+				__atomic_store_n(&nmaps, n + 1, __ATOMIC_RELEASE);
 		}
 		struct stat st;
 		rec_start(&r, "M");
@@ -399,9 +406,14 @@ int munmap(void *addr, size_t len)
 	int i, n, hit = 0;
 	resolve();
 	n = __atomic_load_n(&nmaps, __ATOMIC_ACQUIRE);
-	for (i = 0; i < n; i++)
-		if (maps[i].len && a < maps[i].addr + maps[i].len && maps[i].addr < a + len)
+	for (i = 0; i < n; i++) {
+		size_t l = __atomic_load_n(&maps[i].len, __ATOMIC_ACQUIRE);
+		if (l && a < maps[i].addr + l && maps[i].addr < a + len) {
 			hit = 1;
+			if (a <= maps[i].addr && maps[i].addr + l <= a + len)
+				__atomic_store_n(&maps[i].len, 0, __ATOMIC_RELEASE);
+		}
+	}
 	if (hit) {
 		struct rec r;
 		rec_start(&r, "U");
