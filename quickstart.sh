@@ -56,6 +56,8 @@ run)
 	build
 	./anonsim --version
 	./anonsim selftest
+	# the reproduction table, then the plots under plots/ drawn anew
+	make plots
 	;;
 test)
 	install_packages

@@ -100,38 +100,6 @@ static void put_table(FILE *f, const struct sweep_result *sr,
 			sr->density, sr->density == 1 ? "" : "s");
 }
 
-static void put_csv_header(FILE *f)
-{
-	fputs("strategy,instances,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,"
-	      "overhead_mib,total_mib,peak_total_mib,swap_used_mib,swap_outs,"
-	      "first_swap_out_s,host_mem_mib,density\n", f);
-}
-
-/* first_swap_out_s and density are empty when there is none to give. */
-static void put_csv(FILE *f, const struct sweep_result *sr,
-		    const struct replay_opts *o)
-{
-	unsigned i;
-	int c;
-
-	for (i = 0; i < sr->filled; i++) {
-		const struct density_point *p = &sr->pt[i];
-
-		fprintf(f, "%s,%u", sr->label, p->n);
-		for (c = 0; c < CAT_NR; c++)
-			fprintf(f, ",%.3f", MIB(p->demand.final[c]));
-		fprintf(f, ",%.3f,%.3f,%.3f,%llu,", MIB(p->demand.final_total),
-			MIB(p->demand.peak_total), MIB(p->limited.swap_peak),
-			(unsigned long long)p->limited.swap_outs);
-		if (p->limited.first_swap_out_us >= 0)
-			fprintf(f, "%.6f", p->limited.first_swap_out_us / 1e6);
-		fprintf(f, ",%.3f,", o->host_mem / 1048576.0);
-		if (o->host_mem)
-			fprintf(f, "%u", sr->density);
-		fputc('\n', f);
-	}
-}
-
 static bool sweep_failed(const struct sweep_result *sr)
 {
 	unsigned i;
@@ -145,13 +113,6 @@ static bool sweep_failed(const struct sweep_result *sr)
 			return true;
 		}
 	return false;
-}
-
-static unsigned online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (unsigned)n : 1;
 }
 
 int cmd_density(int argc, char **argv)
@@ -245,10 +206,11 @@ int cmd_density(int argc, char **argv)
 		f = out.f;
 	}
 	if (csv)
-		put_csv_header(f);
+		density_csv_header(f);
 	for (r = 0; r < nruns; r++) {
 		if (csv)
-			put_csv(f, &sr[r], &hc.o);
+			density_csv(f, sr[r].label, sr[r].pt, sr[r].filled, sr[r].density,
+				    hc.o.host_mem);
 		else
 			put_table(f, &sr[r], &hc.o, max_n);
 	}

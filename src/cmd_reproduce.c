@@ -53,7 +53,10 @@ static void repro_usage(FILE *f)
 	      "Options:\n"
 	      "  -c, --config FILE   host assumptions and published figures\n"
 	      "                      (default: traces/reproduce.conf)\n"
-	      "  -d, --data DIR      also write footprint.csv there for plots/footprint.gp\n"
+	      "  -d, --data DIR      also write there footprint.csv (plots/footprint.gp)\n"
+	      "                      and density.csv, the sweeps of the 2004 boot\n"
+	      "                      (plots/density.gp)\n"
+	      "      --published-only  leave out the recorded traces\n"
 	      "  -j, --jobs N        parallel replays for the density sweeps\n"
 	      "                      (default: online CPUs)\n"
 	      "  -h, --help          this help\n"
@@ -69,7 +72,7 @@ static void repro_usage(FILE *f)
 static int load_config(const char *path, struct repro_config *c, char *err, size_t errlen)
 {
 	static const char *const known[] = { "profile", "host-mem", "swap", "overhead",
-		"policy", "share", "readahead-kb", "max-instances", "published", "tolerance-mib",
+		"policy", "share", "geometry", "max-instances", "published", "tolerance-mib",
 		"trace", NULL };
 	static const char *const multi[] = { "published", "trace", NULL };
 	struct kv_file f;
@@ -125,6 +128,17 @@ static int load_config(const char *path, struct repro_config *c, char *err, size
 			goto out;
 		}
 		c->host.share = !strcmp(e->value, "yes");
+	}
+	if ((e = kv_get(&f, "geometry"))) {
+		if (!strcmp(e->value, "i386"))
+			c->host.geom = &shmem_geom_i386;
+		else if (!strcmp(e->value, "x86_64"))
+			c->host.geom = &shmem_geom_x86_64;
+		else {
+			snprintf(err, errlen, "%s:%u: geometry '%s': expected i386 or x86_64",
+				 path, e->line, e->value);
+			goto out;
+		}
 	}
 	if ((e = kv_get(&f, "max-instances"))) {
 		uint64_t n;
@@ -193,8 +207,9 @@ static int footprint(const char *trace, const char *strategy, const struct repla
 	return rc;
 }
 
+/* The density of @trace under @strategy; the sweep goes to @csv if given. */
 static int density_of(const char *trace, const char *strategy, const struct repro_config *c,
-		      unsigned jobs, unsigned *n, char *err, size_t errlen)
+		      unsigned jobs, unsigned *n, FILE *csv, char *err, size_t errlen)
 {
 	struct density_point *pts = calloc(c->max_instances, sizeof(*pts));
 	char *paths[1] = { (char *)trace };
@@ -207,6 +222,8 @@ static int density_of(const char *trace, const char *strategy, const struct repr
 	}
 	rc = density_sweep(paths, 1, strategy_find(strategy), ANON_FIXED, &c->host,
 			   c->max_instances, jobs, pts, &filled, n, err, errlen);
+	if (!rc && csv)
+		density_csv(csv, strategy, pts, filled, *n, c->host.host_mem);
 	free(pts);
 	return rc;
 }
@@ -218,7 +235,7 @@ struct row {
 };
 
 static int measure(const char *trace, const struct repro_config *c, unsigned jobs,
-		   bool no_ra, struct row *row, char *err, size_t errlen)
+		   bool no_ra, struct row *row, FILE *density_csv_out, char *err, size_t errlen)
 {
 	unsigned k;
 	int rc;
@@ -230,7 +247,8 @@ static int measure(const char *trace, const struct repro_config *c, unsigned job
 		if (no_ra && (rc = footprint(trace, compared[k], &c->host, 0,
 					     &row->mib_no_ra[k], err, errlen)))
 			return rc;
-		if ((rc = density_of(trace, compared[k], c, jobs, &row->dens[k], err, errlen)))
+		if ((rc = density_of(trace, compared[k], c, jobs, &row->dens[k], density_csv_out,
+				     err, errlen)))
 			return rc;
 	}
 	return 0;
@@ -249,18 +267,18 @@ int cmd_reproduce(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "data", required_argument, NULL, 'd' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "published-only", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *config = "traces/reproduce.conf", *data = NULL;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned jobs = ncpu > 0 ? (unsigned)ncpu : 1, k, t;
+	unsigned jobs = online_cpus(), k, t;
 	struct repro_config c;
 	struct gen_profile prof;
-	struct output_file fp;
+	struct output_file fp, dens;
 	struct row row;
 	char err[1024], synth[4096];
-	bool missed = false;
+	bool missed = false, published_only = false;
 	uint64_t v;
 	int opt, rc;
 
@@ -279,6 +297,9 @@ int cmd_reproduce(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			jobs = (unsigned)v;
+			break;
+		case 'p':
+			published_only = true;
 			break;
 		case 'h':
 			repro_usage(stdout);
@@ -304,19 +325,32 @@ int cmd_reproduce(int argc, char **argv)
 		msg("%s", err);
 		return rc;
 	}
-	rc = measure(synth, &c, jobs, false, &row, err, sizeof(err));
-	unlink(synth);
-	if (rc) {
-		msg("%s", err);
-		return rc;
-	}
 	if (data) {
 		char path[4096];
 
 		snprintf(path, sizeof(path), "%s/footprint.csv", data);
-		if (output_open(&fp, path))
+		if (output_open(&fp, path)) {
+			unlink(synth);
 			return EXIT_USAGE;
+		}
+		snprintf(path, sizeof(path), "%s/density.csv", data);
+		if (output_open(&dens, path)) {
+			output_abort(&fp);
+			unlink(synth);
+			return EXIT_USAGE;
+		}
 		fputs("trace,strategy,total_mib,published_mib\n", fp.f);
+		density_csv_header(dens.f);
+	}
+	rc = measure(synth, &c, jobs, false, &row, data ? dens.f : NULL, err, sizeof(err));
+	unlink(synth);
+	if (rc) {
+		msg("%s", err);
+		if (data) {
+			output_abort(&fp);
+			output_abort(&dens);
+		}
+		return rc;
 	}
 
 	printf("Reproduction of the 2004 /dev/anon result\n"
@@ -343,13 +377,15 @@ int cmd_reproduce(int argc, char **argv)
 	       100.0 * (1 - row.mib[1] / row.mib[0]),
 	       100.0 * ((double)row.dens[1] / row.dens[0] - 1));
 
-	for (t = 0; t < c.nr_traces; t++) {
+	for (t = 0; !published_only && t < c.nr_traces; t++) {
 		const char *tr = c.traces[t];
 
-		if ((rc = measure(tr, &c, jobs, true, &row, err, sizeof(err)))) {
+		if ((rc = measure(tr, &c, jobs, true, &row, NULL, err, sizeof(err)))) {
 			msg("%s", err);
-			if (data)
+			if (data) {
 				output_abort(&fp);
+				output_abort(&dens);
+			}
 			return rc;
 		}
 		printf("\n%s (recorded)\n", base_name(tr));
@@ -368,7 +404,7 @@ int cmd_reproduce(int argc, char **argv)
 		       100.0 * (1 - row.mib_no_ra[1] / row.mib_no_ra[0]),
 		       row.mib_no_ra[0] - row.mib_no_ra[1]);
 	}
-	if (data && output_commit(&fp))
+	if (data && (output_commit(&fp) | output_commit(&dens)))
 		return EXIT_DATA;
 	return missed ? EXIT_TARGET : EXIT_OK;
 }

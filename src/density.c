@@ -163,3 +163,34 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 			*density = n;
 	return 0;
 }
+
+void density_csv_header(FILE *f)
+{
+	fputs("strategy,instances,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,"
+	      "overhead_mib,total_mib,peak_total_mib,swap_used_mib,swap_outs,"
+	      "first_swap_out_s,host_mem_mib,density\n", f);
+}
+
+void density_csv(FILE *f, const char *label, const struct density_point *pt,
+		 unsigned filled, unsigned density, uint64_t host_mem)
+{
+	unsigned i;
+	int c;
+
+	for (i = 0; i < filled; i++) {
+		const struct density_point *p = &pt[i];
+
+		fprintf(f, "%s,%u", label, p->n);
+		for (c = 0; c < CAT_NR; c++)
+			fprintf(f, ",%.3f", p->demand.final[c] / 256.0);
+		fprintf(f, ",%.3f,%.3f,%.3f,%llu,", p->demand.final_total / 256.0,
+			p->demand.peak_total / 256.0, p->limited.swap_peak / 256.0,
+			(unsigned long long)p->limited.swap_outs);
+		if (p->limited.first_swap_out_us >= 0)
+			fprintf(f, "%.6f", p->limited.first_swap_out_us / 1e6);
+		fprintf(f, ",%.3f,", host_mem / 1048576.0);
+		if (host_mem)
+			fprintf(f, "%u", density);
+		fputc('\n', f);
+	}
+}

@@ -386,7 +386,16 @@ void inst_dev_read(struct instance *in, const struct trace_event *ev, bool direc
 		while (j <= last && inst_dev_source(in, ev->dev, j, &ra) == pc)
 			j++;
 		pc = inst_dev_source(in, ev->dev, i, &ra);
-		pagecache_read(in->host, pc, ra, i, j - i, &in->host->reads);
+		{
+			uint64_t lo = i << PG_SHIFT, hi = j << PG_SHIFT;
+			uint64_t end = ev->offset + ev->length;
+
+			if (lo < ev->offset)
+				lo = ev->offset;
+			if (hi > end)
+				hi = end;
+			pagecache_read(in->host, pc, ra, lo, hi - lo, &in->host->reads);
+		}
 		i = j;
 	}
 }
@@ -459,7 +468,8 @@ void inst_file_access(struct instance *in, uint64_t p)
 	if (pc->flags[pg->ipage] & PC_RESIDENT)
 		return;
 	ra_state_init(&none, 0);	/* a fault on a mapped page: no readahead */
-	pagecache_read(in->host, pc, &none, pg->ipage, 1, &in->host->reads);
+	pagecache_read(in->host, pc, &none, (uint64_t)pg->ipage << PG_SHIFT, PG_SIZE,
+		       &in->host->reads);
 }
 
 /* --- events ------------------------------------------------------------------- */

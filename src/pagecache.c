@@ -268,11 +268,11 @@ static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
 }
 
 void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
-		    uint64_t index, uint64_t nr, struct read_stats *st)
+		    uint64_t pos, uint64_t len, struct read_stats *st)
 {
-	uint64_t i, last = index + nr;
+	uint64_t i, last = (pos + len + 4095) >> 12;
 
-	for (i = index; i < last && i < pc->npages; i++) {
+	for (i = pos >> 12; i < last && i < pc->npages; i++) {
 		uint64_t head;
 
 		if (!resident(pc, i)) {
@@ -286,8 +286,9 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		/* accessed: move to the young end */
 		host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE, pc->id,
 			     (uint32_t)i, &pc->lru_gen[i]);
-		ra->prev_index = i;
 	}
+	/* filemap_read() leaves prev_pos at the end of the read */
+	ra->prev_index = (pos + len) >> 12;
 }
 
 void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,

@@ -36,7 +36,7 @@ struct pagecache {
 struct ra_state {
 	uint64_t start, size, async_size;
 	unsigned order;			/* folio order of the last window */
-	uint64_t prev_index;		/* last page read, UINT64_MAX: none yet */
+	uint64_t prev_index;		/* page of prev_pos (end of the last read); UINT64_MAX: none */
 	uint64_t ra_pages;		/* window: read_ahead_kb / 4; 0 disables */
 };
 
@@ -54,12 +54,12 @@ int pagecache_init(struct pagecache *pc, unsigned id, const char *ident,
 void pagecache_destroy(struct pagecache *pc);
 
 /*
- * A buffered read of pages [index, index + nr) through @ra, as filemap_read
- * does: synchronous readahead on a miss, asynchronous on a marked page.
- * Brings the pages into the cache (charging the host) and counts them.
+ * A buffered read of @len bytes at @pos through @ra, as filemap_read does:
+ * synchronous readahead on a miss, asynchronous on a marked folio.  Brings
+ * the pages into the cache (charging the host) and counts them.
  */
 void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
-		    uint64_t index, uint64_t nr, struct read_stats *st);
+		    uint64_t pos, uint64_t len, struct read_stats *st);
 
 /* A write of [index, index + nr): the pages become (clean, after writeback) cached. */
 void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -59,4 +60,11 @@ int parse_size(const char *s, uint64_t *out)
 		return -1;
 	*out = (uint64_t)v << shift;
 	return 0;
+}
+
+unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
 }

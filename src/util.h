@@ -27,4 +27,7 @@ int parse_size(const char *s, uint64_t *out);
 /* Parse a non-negative decimal integer up to @max; -1 if not one. */
 int parse_uint(const char *s, uint64_t max, uint64_t *out);
 
+/* Online CPUs, at least 1: the default number of parallel jobs. */
+unsigned online_cpus(void);
+
 #endif

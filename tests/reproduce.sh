@@ -1,0 +1,30 @@
+#!/bin/sh
+# anonsim reproduce: the published 2004 figures from traces/woody-2004.profile
+# on the host of traces/reproduce.conf.  Required: 28 +- 1, 21 +- 1 and
+# 21 +- 1 MiB; 16, 20 and 20 UMLs before the host swaps.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+expect_status 0 "$ANONSIM" reproduce --published-only -c "$top_srcdir/traces/reproduce.conf"
+# "strategy footprint published UMLs published ok"
+check_row() {
+	row=$(printf '%s\n' "$out" | awk -v s="$1" '$1 == s && NF == 6')
+	[ -n "$row" ] || { fail "no row for $1 in: $out"; return; }
+	printf '%s\n' "$row" | awk -v lo="$2" -v hi="$3" -v umls="$4" '
+		{ exit !($2 >= lo && $2 <= hi && $4 == umls && $6 == "ok") }' ||
+		fail "$1: expected $2..$3 MiB and $4 UMLs, got: $row"
+}
+check_row read-copy 27 29 16
+check_row devanon 20 22 20
+check_row punch 20 22 20
+expect_match "$out" 'density gain \+25%'
+
+# a config that names no host memory is refused with its place
+printf 'profile %s\n' "$top_srcdir/traces/woody-2004.profile" > "$tmp/bad.conf"
+expect_status 2 "$ANONSIM" reproduce -c "$tmp/bad.conf"
+expect_match "$err" "bad.conf: 'host-mem' must be set"
+printf 'profile x\nhost-mem 1G\npolicy 2.6\n' > "$tmp/bad2.conf"
+expect_status 2 "$ANONSIM" reproduce -c "$tmp/bad2.conf"
+expect_match "$err" "bad2.conf:3: policy '2.6': expected 2.4 or modern"
+expect_status 2 "$ANONSIM" reproduce -c "$tmp/missing.conf"
+expect_status 1 "$ANONSIM" reproduce --frobnicate
+finish
