@@ -318,6 +318,7 @@ int cmd_reproduce(int argc, char **argv)
 		msg("%s", err);
 		return rc;
 	}
+	c.host.progress = isatty(STDERR_FILENO);
 	/* the synthetic trace lives only for this run */
 	snprintf(synth, sizeof(synth), "%s/anonsim-repro-%ld.atr",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());

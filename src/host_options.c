@@ -149,8 +149,10 @@ void host_options_usage(FILE *f, const char *between)
 	      "                        after the previous trace ends)\n"
 	      "      --no-share        instances do not share backing page cache\n"
 	      "      --geometry G      block-table geometry: x86_64 or i386 (default: x86_64)\n"
-	      "      --check           verify invariants while replaying; exit 3 on a\n"
-	      "                        break no posted defect explains\n", f);
+	      "      --check           verify invariants while replaying (the pages of\n"
+	      "                        each event after it, a full recount every 1024\n"
+	      "                        events and at the end); exit 3 on a break no\n"
+	      "                        posted defect explains\n", f);
 }
 
 void host_options_strategies(FILE *f)

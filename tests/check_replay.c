@@ -207,6 +207,24 @@ START_TEST(posted_map_tables_leak)
 }
 END_TEST
 
+/*
+ * posted: munmap walks and decrements the map counts without the lock.
+ * basic.trace under devanon: ubd-mmap unmaps pages 100-102 (3 decrements);
+ * teardown unmaps the trace's mapping of all 256 pages except 100 and 102,
+ * still file-mapped (101 was mapped back when the guest freed it): 254.
+ * 3 + 254 = 257 unlocked decrements.
+ */
+START_TEST(posted_unlocked_decrement)
+{
+	struct replay_result r;
+
+	r = run("basic.trace", "devanon", ANON_POSTED);
+	ck_assert_uint_eq(r.defects[ANON_DEFECT_UNLOCKED_DECREMENT], 257);
+	r = run("basic.trace", "devanon", ANON_FIXED);
+	ck_assert_uint_eq(r.defects[ANON_DEFECT_UNLOCKED_DECREMENT], 0);
+}
+END_TEST
+
 START_TEST(readahead_window)
 {
 	struct replay_result r = run("readahead.trace", "read-copy", ANON_FIXED);
@@ -240,6 +258,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, no_memory_limit_never_swaps);
 	tcase_add_test(tc, posted_dup_frees_mapped_page);
 	tcase_add_test(tc, posted_map_tables_leak);
+	tcase_add_test(tc, posted_unlocked_decrement);
 	tcase_add_test(tc, readahead_window);
 	suite_add_tcase(s, tc);
 	return s;
