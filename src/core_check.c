@@ -3,26 +3,13 @@
  */
 #include <config.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core_check.h"
 #include "kapi_user.h"
-
-static int failf(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int failf(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#include "util.h"
 
 static unsigned long held_total(const struct kapi_ctx *ctx)
 {
@@ -63,25 +50,25 @@ int core_check_boundaries(const struct shmem_geom *g, char *err, size_t len)
 		spin_lock(&lock);
 		e = shmem_table_get(&t, b[i].index, &lock);
 		if (IS_ERR_OR_NULL(e)) {
-			ret = failf(err, len, "index %lu: no entry", b[i].index);
+			ret = set_error(err, len, "index %lu: no entry", b[i].index);
 		} else {
 			*e = b[i].index + 1;
 			if (t.nr_pages != b[i].pages ||
 			    ctx.held[KAPI_PAGE_SWAP_TABLE] != b[i].pages)
-				ret = failf(err, len,
+				ret = set_error(err, len,
 					    "index %lu: %lu table pages (held %lu), expected %lu",
 					    b[i].index, t.nr_pages,
 					    ctx.held[KAPI_PAGE_SWAP_TABLE], b[i].pages);
 			else if (shmem_table_walk(&t, b[i].index, NULL) != e)
-				ret = failf(err, len, "index %lu: walk differs from get",
+				ret = set_error(err, len, "index %lu: walk differs from get",
 					    b[i].index);
 		}
 		if (!ret && shmem_table_truncate(&t, 0, NULL, NULL) != 1)
-			ret = failf(err, len, "index %lu: truncate cleared not 1",
+			ret = set_error(err, len, "index %lu: truncate cleared not 1",
 				    b[i].index);
 		spin_unlock(&lock);
 		if (!ret && (t.nr_pages || held_total(&ctx)))
-			ret = failf(err, len, "index %lu: pages left after truncate",
+			ret = set_error(err, len, "index %lu: pages left after truncate",
 				    b[i].index);
 	}
 	if (!ret) {
@@ -90,11 +77,11 @@ int core_check_boundaries(const struct shmem_geom *g, char *err, size_t len)
 		e = shmem_table_get(&t, g->max_index, &lock);
 		spin_unlock(&lock);
 		if (e != ERR_PTR(-EFBIG) || t.nr_pages || held_total(&ctx))
-			ret = failf(err, len, "max_index %lu: not -EFBIG with no pages",
+			ret = set_error(err, len, "max_index %lu: not -EFBIG with no pages",
 				    g->max_index);
 	}
 	if (!ret && (ctx.bad_frees || ctx.lock_errors || ctx.warnings))
-		ret = failf(err, len, "kapi misuse: %lu bad frees, %lu lock errors, %lu warnings",
+		ret = set_error(err, len, "kapi misuse: %lu bad frees, %lu lock errors, %lu warnings",
 			    ctx.bad_frees, ctx.lock_errors, ctx.warnings);
 	kapi_ctx_destroy(&ctx);
 	kapi_set_current(saved);
@@ -254,10 +241,10 @@ static int check_slot(struct model *m, unsigned int s, char *err, size_t len)
 	unsigned long c = anon_map_count(&m->ai, idx);
 
 	if (e.val != m->swap[s])
-		return failf(err, len, "index %lu: swap entry %lu, model %lu",
+		return set_error(err, len, "index %lu: swap entry %lu, model %lu",
 			     idx, e.val, m->swap[s]);
 	if (c != m->count[s])
-		return failf(err, len, "index %lu: map count %lu, model %lu",
+		return set_error(err, len, "index %lu: map count %lu, model %lu",
 			     idx, c, m->count[s]);
 	return 0;
 }
@@ -271,24 +258,24 @@ static int check_all(struct model *m, char *err, size_t len)
 			return -1;
 	if (m->ai.shm.swap.nr_pages != m->swap_pages.n ||
 	    m->ctx.held[KAPI_PAGE_SWAP_TABLE] != m->swap_pages.n)
-		return failf(err, len, "swap table: %lu pages (held %lu), model %u",
+		return set_error(err, len, "swap table: %lu pages (held %lu), model %u",
 			     m->ai.shm.swap.nr_pages,
 			     m->ctx.held[KAPI_PAGE_SWAP_TABLE], m->swap_pages.n);
 	if (m->ai.maps.nr_pages != m->map_pages.n ||
 	    m->ctx.held[KAPI_PAGE_MAP_TABLE] != m->map_pages.n)
-		return failf(err, len, "map table: %lu pages (held %lu), model %u",
+		return set_error(err, len, "map table: %lu pages (held %lu), model %u",
 			     m->ai.maps.nr_pages,
 			     m->ctx.held[KAPI_PAGE_MAP_TABLE], m->map_pages.n);
 	if (m->ai.shm.swapped != m->swapped)
-		return failf(err, len, "swapped %lu, model %lu",
+		return set_error(err, len, "swapped %lu, model %lu",
 			     m->ai.shm.swapped, m->swapped);
 	if (m->ctx.swap_frees != m->swap_frees || m->freed_sum != m->swap_free_sum)
-		return failf(err, len, "swap frees %lu (sum %lu), model %lu (sum %lu)",
+		return set_error(err, len, "swap frees %lu (sum %lu), model %lu (sum %lu)",
 			     m->ctx.swap_frees, m->freed_sum, m->swap_frees,
 			     m->swap_free_sum);
 	if (m->ctx.warnings || m->ctx.bad_frees || m->ctx.lock_errors ||
 	    m->ctx.unlocked_walks)
-		return failf(err, len, "kapi misuse: %lu warnings, %lu bad frees, %lu lock errors, %lu unlocked walks",
+		return set_error(err, len, "kapi misuse: %lu warnings, %lu bad frees, %lu lock errors, %lu unlocked walks",
 			     m->ctx.warnings, m->ctx.bad_frees, m->ctx.lock_errors,
 			     m->ctx.unlocked_walks);
 	return 0;
@@ -320,7 +307,7 @@ static int diff_step(struct model *m, char *err, size_t len)
 		else {
 			e.val = ++m->next_entry;
 			if (shmem_swap_out(&m->ai.shm, idx, e))
-				return failf(err, len, "swap out %lu failed", idx);
+				return set_error(err, len, "swap out %lu failed", idx);
 			m->swap[s] = e.val;
 			m->swapped++;
 			keyset_add_index(m, &m->swap_pages, idx);
@@ -331,7 +318,7 @@ static int diff_step(struct model *m, char *err, size_t len)
 	if (r < 35) {				/* swap in */
 		e = shmem_swap_in(&m->ai.shm, idx);
 		if (e.val != m->swap[s])
-			return failf(err, len, "swap in %lu: %lu, model %lu",
+			return set_error(err, len, "swap in %lu: %lu, model %lu",
 				     idx, e.val, m->swap[s]);
 		if (m->swap[s]) {
 			m->swap[s] = 0;
@@ -344,7 +331,7 @@ static int diff_step(struct model *m, char *err, size_t len)
 		return check_slot(m, s, err, len);
 	if (r < 70) {				/* mmap */
 		if (anon_mmap(&m->ai, idx, nr))
-			return failf(err, len, "mmap %lu+%u failed", idx, nr);
+			return set_error(err, len, "mmap %lu+%u failed", idx, nr);
 		for (i = 0; i < nr; i++) {
 			m->count[s + i]++;
 			keyset_add_index(m, &m->map_pages, idx + i);
@@ -368,11 +355,11 @@ static int diff_step(struct model *m, char *err, size_t len)
 		}
 		got = anon_munmap(&m->ai, idx, nr);
 		if (got != want)
-			return failf(err, len, "munmap %lu+%u reclaimed %lu, model %lu",
+			return set_error(err, len, "munmap %lu+%u reclaimed %lu, model %lu",
 				     idx, nr, got, want);
 		for (i = 0; i < nr; i++) {
 			if (!m->count[s + i] && m->resident[s + i])
-				return failf(err, len, "munmap %lu+%u left page %lu",
+				return set_error(err, len, "munmap %lu+%u left page %lu",
 					     idx, nr, idx + i);
 			if (check_slot(m, s + i, err, len))
 				return -1;
@@ -395,11 +382,11 @@ static int diff_step(struct model *m, char *err, size_t len)
 		}
 		got = shmem_punch(&m->ai.shm, idx, nr);
 		if (got != want)
-			return failf(err, len, "punch %lu+%u released %lu, model %lu",
+			return set_error(err, len, "punch %lu+%u released %lu, model %lu",
 				     idx, nr, got, want);
 		for (i = 0; i < nr; i++)
 			if (m->resident[s + i])
-				return failf(err, len, "punch %lu+%u left page %lu",
+				return set_error(err, len, "punch %lu+%u left page %lu",
 					     idx, nr, idx + i);
 		return check_slot(m, s, err, len);
 	}
@@ -430,7 +417,7 @@ int core_check_differential(const struct shmem_geom *g, unsigned long seed,
 	int ret = 0;
 
 	if (!m)
-		return failf(err, len, "out of memory");
+		return set_error(err, len, "out of memory");
 	m->g = g;
 	/* windows straddling each boundary of the table, in ascending order */
 	m->first[0] = 0;					/* direct, leaf 0 */
@@ -466,7 +453,7 @@ int core_check_differential(const struct shmem_geom *g, unsigned long seed,
 		anon_truncate(&m->ai, 0);
 		ret = check_all(m, err, len);
 		if (!ret && held_total(&m->ctx))
-			ret = failf(err, len, "%lu pages held after teardown",
+			ret = set_error(err, len, "%lu pages held after teardown",
 				    held_total(&m->ctx));
 	}
 	kapi_ctx_destroy(&m->ctx);
@@ -488,7 +475,7 @@ int core_check_anon(const struct shmem_geom *g, enum anon_variant variant,
 	int ret = 0;
 
 	if (!m)
-		return failf(err, len, "out of memory");
+		return set_error(err, len, "out of memory");
 	m->g = g;
 	m->first[0] = 0;
 	kapi_ctx_init(&m->ctx);
@@ -497,26 +484,26 @@ int core_check_anon(const struct shmem_geom *g, enum anon_variant variant,
 	for (i = 0; i < 6; i++)
 		m->resident[i] = 1;
 	if (anon_mmap(&m->ai, 0, 4) || anon_mmap(&m->ai, 2, 4))
-		ret = failf(err, len, "mmap failed");
+		ret = set_error(err, len, "mmap failed");
 	for (i = 0; i < 6 && !ret; i++)
 		if (anon_map_count(&m->ai, i) != counts[i])
-			ret = failf(err, len, "page %lu: count %lu, expected %lu",
+			ret = set_error(err, len, "page %lu: count %lu, expected %lu",
 				    i, anon_map_count(&m->ai, i), counts[i]);
 	/* pages 0 and 1 drop to zero, 2 and 3 to one */
 	if (!ret && (got = anon_munmap(&m->ai, 0, 4)) != 2)
-		ret = failf(err, len, "first munmap reclaimed %lu, expected 2", got);
+		ret = set_error(err, len, "first munmap reclaimed %lu, expected 2", got);
 	/* now 2..5 all drop to zero */
 	if (!ret && (got = anon_munmap(&m->ai, 2, 4)) != 4)
-		ret = failf(err, len, "second munmap reclaimed %lu, expected 4", got);
+		ret = set_error(err, len, "second munmap reclaimed %lu, expected 4", got);
 	for (i = 0; i < 6 && !ret; i++)
 		if (m->resident[i] || anon_map_count(&m->ai, i))
-			ret = failf(err, len, "page %lu not reclaimed", i);
+			ret = set_error(err, len, "page %lu not reclaimed", i);
 	anon_truncate(&m->ai, 0);
 	if (!ret && (held_total(&m->ctx) || m->ai.reclaimed != 6))
-		ret = failf(err, len, "%lu pages held, %lu reclaimed (expected 0, 6)",
+		ret = set_error(err, len, "%lu pages held, %lu reclaimed (expected 0, 6)",
 			    held_total(&m->ctx), m->ai.reclaimed);
 	if (!ret && (m->ctx.bad_frees || m->ctx.warnings || m->ctx.lock_errors))
-		ret = failf(err, len, "kapi misuse");
+		ret = set_error(err, len, "kapi misuse");
 	kapi_ctx_destroy(&m->ctx);
 	kapi_set_current(saved);
 	free(m);

@@ -246,30 +246,29 @@ static void check_counts(struct instance *in, uint64_t pgoff, uint64_t nr)
 	}
 }
 
-void inst_mem_mmap(struct instance *in, uint64_t pgoff, uint64_t nr)
+/* A new mapping of pages [pgoff, pgoff + nr): by ->mmap, or copied (@dup). */
+static void mem_map(struct instance *in, uint64_t pgoff, uint64_t nr, bool dup)
 {
 	uint64_t i;
 
 	if (in->check)
 		for (i = pgoff; i < pgoff + nr && i < in->npages; i++)
 			in->shadow[i]++;
-	if (in->has_maps && anon_mmap(&in->ai, pgoff, nr))
-		inst_fail(in, "mmap of the memory file failed", pgoff);
+	if (in->has_maps &&
+	    (dup ? anon_vma_dup(&in->ai, pgoff, nr) : anon_mmap(&in->ai, pgoff, nr)))
+		inst_fail(in, "mapping the memory file failed", pgoff);
 	host_sync_tables(in->host);
 	check_counts(in, pgoff, nr);
 }
 
+void inst_mem_mmap(struct instance *in, uint64_t pgoff, uint64_t nr)
+{
+	mem_map(in, pgoff, nr, false);
+}
+
 void inst_mem_mapdup(struct instance *in, uint64_t pgoff, uint64_t nr)
 {
-	uint64_t i;
-
-	if (in->check)
-		for (i = pgoff; i < pgoff + nr && i < in->npages; i++)
-			in->shadow[i]++;
-	if (in->has_maps && anon_vma_dup(&in->ai, pgoff, nr))
-		inst_fail(in, "dup of a memory-file mapping failed", pgoff);
-	host_sync_tables(in->host);
-	check_counts(in, pgoff, nr);
+	mem_map(in, pgoff, nr, true);
 }
 
 void inst_mem_munmap(struct instance *in, uint64_t pgoff, uint64_t nr)

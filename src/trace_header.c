@@ -55,18 +55,6 @@ static char *rest_of_line(char *s)
 	return s;
 }
 
-static int fail(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* An opaque identity: one printable word, no '#'. */
 static int word_ok(const char *w, size_t max)
 {
@@ -83,15 +71,15 @@ static int parse_device(struct trace_header *h, char *s, char *why, size_t len)
 	unsigned i;
 
 	if (!name)
-		return fail(why, len, "device: missing name");
+		return set_error(why, len, "device: missing name");
 	if (h->nr_devices == TRACE_MAX_DEVICES)
-		return fail(why, len, "more than %d devices", TRACE_MAX_DEVICES);
+		return set_error(why, len, "more than %d devices", TRACE_MAX_DEVICES);
 	if (!word_ok(name, TRACE_NAME_MAX))
-		return fail(why, len, "device name '%.80s' is not one word of 1-%d printable characters",
+		return set_error(why, len, "device name '%.80s' is not one word of 1-%d printable characters",
 			    name, TRACE_NAME_MAX - 1);
 	for (i = 0; i < h->nr_devices; i++)
 		if (!strcmp(h->devices[i].name, name))
-			return fail(why, len, "device '%s' named twice", name);
+			return set_error(why, len, "device '%s' named twice", name);
 	d = &h->devices[h->nr_devices];
 	memset(d, 0, sizeof(*d));
 	strcpy(d->name, name);
@@ -99,32 +87,32 @@ static int parse_device(struct trace_header *h, char *s, char *why, size_t len)
 		char *val = strchr(kv, '=');
 
 		if (!val)
-			return fail(why, len, "device %s: '%.80s' is not key=value", d->name, kv);
+			return set_error(why, len, "device %s: '%.80s' is not key=value", d->name, kv);
 		*val++ = '\0';
 		if (!strcmp(kv, "size")) {
 			if (seen_size++)
-				return fail(why, len, "device %s: size given twice", d->name);
+				return set_error(why, len, "device %s: size given twice", d->name);
 			if (parse_uint(val, TRACE_SIZE_MAX, &d->size) || !d->size ||
 			    d->size % 512)
-				return fail(why, len, "device %s: size '%.80s' is not a positive multiple of 512 up to %llu",
+				return set_error(why, len, "device %s: size '%.80s' is not a positive multiple of 512 up to %llu",
 					    d->name, val, (unsigned long long)TRACE_SIZE_MAX);
 		} else if (!strcmp(kv, "backing") || !strcmp(kv, "cow")) {
 			char *dst = kv[0] == 'b' ? d->backing : d->cow;
 
 			if (*dst)
-				return fail(why, len, "device %s: %s given twice", d->name, kv);
+				return set_error(why, len, "device %s: %s given twice", d->name, kv);
 			if (!word_ok(val, sizeof(d->backing)))
-				return fail(why, len, "device %s: %s is not one word of 1-%zu printable characters",
+				return set_error(why, len, "device %s: %s is not one word of 1-%zu printable characters",
 					    d->name, kv, sizeof(d->backing) - 1);
 			strcpy(dst, val);
 		} else {
-			return fail(why, len, "device %s: unknown key '%.80s'", d->name, kv);
+			return set_error(why, len, "device %s: unknown key '%.80s'", d->name, kv);
 		}
 	}
 	if (!seen_size)
-		return fail(why, len, "device %s: missing size=", d->name);
+		return set_error(why, len, "device %s: missing size=", d->name);
 	if (!d->backing[0])
-		return fail(why, len, "device %s: missing backing=", d->name);
+		return set_error(why, len, "device %s: missing backing=", d->name);
 	h->nr_devices++;
 	return 0;
 }
@@ -136,11 +124,11 @@ static int parse_number_field(const char *key, char *s, uint64_t max,
 	char *v = next_word(&s);
 
 	if (!v)
-		return fail(why, len, "%s: missing value", key);
+		return set_error(why, len, "%s: missing value", key);
 	if (next_word(&s))
-		return fail(why, len, "%s: more than one value", key);
+		return set_error(why, len, "%s: more than one value", key);
 	if (parse_uint(v, max, out))
-		return fail(why, len, "%s: '%.80s' is not a number up to %llu",
+		return set_error(why, len, "%s: '%.80s' is not a number up to %llu",
 			    key, v, (unsigned long long)max);
 	return 0;
 }
@@ -164,12 +152,12 @@ int header_parse_line(struct header_parser *p, char *line, char *why, size_t len
 		return 0;
 	if (!p->seen_version) {
 		if (strcmp(key, "anonsim-trace"))
-			return fail(why, len, "not an anonsim trace: expected 'anonsim-trace %d', found '%.80s'",
+			return set_error(why, len, "not an anonsim trace: expected 'anonsim-trace %d', found '%.80s'",
 				    TRACE_VERSION, key);
 		if (parse_number_field(key, s, UINT32_MAX, &v, why, len))
 			return -1;
 		if (v != TRACE_VERSION)
-			return fail(why, len, "unknown version %llu (this anonsim reads version %d)",
+			return set_error(why, len, "unknown version %llu (this anonsim reads version %d)",
 				    (unsigned long long)v, TRACE_VERSION);
 		h->version = (unsigned)v;
 		p->seen_version = 1;
@@ -177,34 +165,34 @@ int header_parse_line(struct header_parser *p, char *line, char *why, size_t len
 	}
 	if (!strcmp(key, "events")) {
 		if (next_word(&s))
-			return fail(why, len, "events: unexpected text after it");
+			return set_error(why, len, "events: unexpected text after it");
 		return 1;
 	}
 	if (!strcmp(key, "page-size")) {
 		if (p->seen_page_size++)
-			return fail(why, len, "page-size given twice");
+			return set_error(why, len, "page-size given twice");
 		if (parse_number_field(key, s, TRACE_PAGE_SIZE_MAX, &v, why, len))
 			return -1;
 		if (v < TRACE_PAGE_SIZE_MIN || (v & (v - 1)))
-			return fail(why, len, "page-size %llu is not a power of two from %d to %d",
+			return set_error(why, len, "page-size %llu is not a power of two from %d to %d",
 				    (unsigned long long)v, TRACE_PAGE_SIZE_MIN, TRACE_PAGE_SIZE_MAX);
 		h->page_size = (uint32_t)v;
 		return 0;
 	}
 	if (!strcmp(key, "memory")) {
 		if (p->seen_memory++)
-			return fail(why, len, "memory given twice");
+			return set_error(why, len, "memory given twice");
 		if (parse_number_field(key, s, TRACE_SIZE_MAX, &h->memory, why, len))
 			return -1;
 		if (!h->memory)
-			return fail(why, len, "memory is 0");
+			return set_error(why, len, "memory is 0");
 		return 0;
 	}
 	if (!strcmp(key, "device"))
 		return parse_device(h, s, why, len);
 	if (!strcmp(key, "readahead-kb")) {
 		if (p->seen_readahead++)
-			return fail(why, len, "readahead-kb given twice");
+			return set_error(why, len, "readahead-kb given twice");
 		if (parse_number_field(key, s, TRACE_READAHEAD_MAX, &v, why, len))
 			return -1;
 		h->readahead_kb = (int64_t)v;
@@ -214,9 +202,9 @@ int header_parse_line(struct header_parser *p, char *line, char *why, size_t len
 		char *text = rest_of_line(s);
 
 		if (p->seen_recorder++)
-			return fail(why, len, "recorder given twice");
+			return set_error(why, len, "recorder given twice");
 		if (strlen(text) >= sizeof(h->recorder))
-			return fail(why, len, "recorder longer than %zu bytes", sizeof(h->recorder) - 1);
+			return set_error(why, len, "recorder longer than %zu bytes", sizeof(h->recorder) - 1);
 		strcpy(h->recorder, text);
 		return 0;
 	}
@@ -227,13 +215,13 @@ int header_parse_line(struct header_parser *p, char *line, char *why, size_t len
 		if (!add)	/* an empty note says nothing */
 			return 0;
 		if (have + (have > 0) + add >= sizeof(h->notes))
-			return fail(why, len, "notes longer than %zu bytes in all", sizeof(h->notes) - 1);
+			return set_error(why, len, "notes longer than %zu bytes in all", sizeof(h->notes) - 1);
 		if (have)
 			h->notes[have++] = '\n';
 		memcpy(h->notes + have, text, add + 1);
 		return 0;
 	}
-	return fail(why, len, "unknown header field '%.80s'", key);
+	return set_error(why, len, "unknown header field '%.80s'", key);
 }
 
 int header_parser_finish(struct header_parser *p, char *why, size_t len)
@@ -241,15 +229,15 @@ int header_parser_finish(struct header_parser *p, char *why, size_t len)
 	struct trace_header *h = p->h;
 
 	if (!p->seen_version)
-		return fail(why, len, "missing required header field 'anonsim-trace'");
+		return set_error(why, len, "missing required header field 'anonsim-trace'");
 	if (!p->seen_page_size)
-		return fail(why, len, "missing required header field 'page-size'");
+		return set_error(why, len, "missing required header field 'page-size'");
 	if (!p->seen_memory)
-		return fail(why, len, "missing required header field 'memory'");
+		return set_error(why, len, "missing required header field 'memory'");
 	if (!h->nr_devices)
-		return fail(why, len, "missing required header field 'device'");
+		return set_error(why, len, "missing required header field 'device'");
 	if (h->memory % h->page_size)
-		return fail(why, len, "memory %llu is not a multiple of page-size %u",
+		return set_error(why, len, "memory %llu is not a multiple of page-size %u",
 			    (unsigned long long)h->memory, h->page_size);
 	return 0;
 }

@@ -5,23 +5,11 @@
  */
 #include <config.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "trace_internal.h"
-
-static int fail(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#include "util.h"
 
 int trace_name_ok(const char *name, size_t len)
 {
@@ -93,7 +81,7 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 	uint64_t page_mask = h->page_size - 1, n;
 
 	if (ev->time_us < prev_time)
-		return fail(why, len, "time %llu goes backwards (previous event at %llu)",
+		return set_error(why, len, "time %llu goes backwards (previous event at %llu)",
 			    (ull)ev->time_us, (ull)prev_time);
 	if (event_ok(r, ev))
 		return 0;
@@ -104,67 +92,67 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 		const struct trace_device *d;
 
 		if (ev->dev >= h->nr_devices)
-			return fail(why, len, "%s: device %u not in the header (%u devices)",
+			return set_error(why, len, "%s: device %u not in the header (%u devices)",
 				    kind, (unsigned)ev->dev, h->nr_devices);
 		d = &h->devices[ev->dev];
 		if (!ev->length)
-			return fail(why, len, "%s: length 0", kind);
+			return set_error(why, len, "%s: length 0", kind);
 		if (ev->offset % 512 || ev->length % 512)
-			return fail(why, len, "%s: offset %llu and length %llu must be multiples of 512",
+			return set_error(why, len, "%s: offset %llu and length %llu must be multiples of 512",
 				    kind, (ull)ev->offset, (ull)ev->length);
 		if (ev->offset > d->size || ev->length > d->size - ev->offset)
-			return fail(why, len, "%s: bytes %llu+%llu beyond the end of device %s (%llu bytes)",
+			return set_error(why, len, "%s: bytes %llu+%llu beyond the end of device %s (%llu bytes)",
 				    kind, (ull)ev->offset, (ull)ev->length, d->name, (ull)d->size);
 		n = (ev->length + page_mask) >> r->page_shift;
 		if (!pages_fit(r, ev->page, n))
-			return fail(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
+			return set_error(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
 				    kind, (ull)ev->page, (ull)n, (ull)r->mem_pages);
 		break;
 	}
 	case EV_TOUCH:
 	case EV_FREE:
 		if (!ev->count)
-			return fail(why, len, "%s: count 0", kind);
+			return set_error(why, len, "%s: count 0", kind);
 		if (!pages_fit(r, ev->page, ev->count))
-			return fail(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
+			return set_error(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
 				    kind, (ull)ev->page, (ull)ev->count, (ull)r->mem_pages);
 		break;
 	case EV_MMAP:
 	case EV_MAPDUP:
 		if (ev->offset & page_mask)
-			return fail(why, len, "%s: offset %llu is not page-aligned", kind, (ull)ev->offset);
+			return set_error(why, len, "%s: offset %llu is not page-aligned", kind, (ull)ev->offset);
 		/* fall through */
 	case EV_MUNMAP:
 		if (ev->kind == EV_MUNMAP && ev->offset)
-			return fail(why, len, "munmap: offset %llu, not 0", (ull)ev->offset);
+			return set_error(why, len, "munmap: offset %llu, not 0", (ull)ev->offset);
 		if (!ev->length)
-			return fail(why, len, "%s: length 0", kind);
+			return set_error(why, len, "%s: length 0", kind);
 		if ((ev->addr | ev->length) & page_mask)
-			return fail(why, len, "%s: address 0x%llx and length %llu must be page-aligned",
+			return set_error(why, len, "%s: address 0x%llx and length %llu must be page-aligned",
 				    kind, (ull)ev->addr, (ull)ev->length);
 		if (ev->length > UINT64_MAX - ev->addr)
-			return fail(why, len, "%s: address 0x%llx + length %llu wraps around",
+			return set_error(why, len, "%s: address 0x%llx + length %llu wraps around",
 				    kind, (ull)ev->addr, (ull)ev->length);
 		if (ev->kind != EV_MUNMAP && ev->length > UINT64_MAX - ev->offset)
-			return fail(why, len, "%s: offset %llu + length %llu wraps around",
+			return set_error(why, len, "%s: offset %llu + length %llu wraps around",
 				    kind, (ull)ev->offset, (ull)ev->length);
 		break;
 	case EV_PHASE:
 		if (!trace_name_ok(ev->name, strnlen(ev->name, TRACE_NAME_MAX)) ||
 		    !memchr(ev->name, '\0', TRACE_NAME_MAX))
-			return fail(why, len, "phase: name is not one word of 1-%d printable characters",
+			return set_error(why, len, "phase: name is not one word of 1-%d printable characters",
 				    TRACE_NAME_MAX - 1);
 		break;
 	case EV_FOOTPRINT:
 		if (!memchr(ev->name, '\0', TRACE_NAME_MAX))
-			return fail(why, len, "footprint: name too long");
+			return set_error(why, len, "footprint: name too long");
 		if (strcmp(ev->name, "tmpfs") &&
 		    (strncmp(ev->name, "cache:", 6) || trace_device_index(h, ev->name + 6) < 0))
-			return fail(why, len, "footprint: '%s' is neither 'tmpfs' nor 'cache:DEVICE' of a device in the header",
+			return set_error(why, len, "footprint: '%s' is neither 'tmpfs' nor 'cache:DEVICE' of a device in the header",
 				    ev->name);
 		break;
 	default:
-		return fail(why, len, "unknown event kind %d", (int)ev->kind);
+		return set_error(why, len, "unknown event kind %d", (int)ev->kind);
 	}
-	return fail(why, len, "%s: invalid", kind);
+	return set_error(why, len, "%s: invalid", kind);
 }

@@ -68,3 +68,13 @@ unsigned online_cpus(void)
 
 	return n > 0 ? (unsigned)n : 1;
 }
+
+int set_error(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}

@@ -4,6 +4,7 @@
 #ifndef ANONSIM_UTIL_H
 #define ANONSIM_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Documented exit statuses (see anonsim(1)). */
@@ -26,6 +27,10 @@ int parse_size(const char *s, uint64_t *out);
 
 /* Parse a non-negative decimal integer up to @max; -1 if not one. */
 int parse_uint(const char *s, uint64_t max, uint64_t *out);
+
+/* Format a message into @buf (snprintf-style) and return -1, for error paths. */
+int set_error(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Online CPUs, at least 1: the default number of parallel jobs. */
 unsigned online_cpus(void);

@@ -87,6 +87,8 @@ static int cmd_resident(const char *path)
 	if (!vec)
 		die("malloc");
 	n = residency(fd, st.st_size, vec);
+	free(vec);
+	close(fd);
 	if (n < 0)
 		die("mincore");
 	printf("%ld\n", n);
