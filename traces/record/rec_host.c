@@ -10,6 +10,9 @@
  *       file held open, logs its resident page count.
  *   anonsim-rec-host resident FILE    print the file's resident page count
  *   anonsim-rec-host evict FILE       drop the file's pages from the cache
+ *   anonsim-rec-host preads FILE      pread(2) one page at each page number
+ *                                     read from standard input, on one open
+ *                                     file (one readahead state), in order
  *
  * ANONSIM_REC_MEM (bytes of UML memory) tells the physical-memory file from
  * UML's smaller temporary files.
@@ -316,17 +319,35 @@ static int cmd_run(int argc, char **argv)
 	return exited == 1 ? 0 : 3;
 }
 
+static int cmd_preads(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	char buf[4096];
+	unsigned long long page;
+
+	if (fd < 0)
+		die(path);
+	while (scanf("%llu", &page) == 1)
+		if (pread(fd, buf, sizeof(buf), (off_t)(page * sizeof(buf))) < 0)
+			die("pread");
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && strcmp(argv[1], "resident") == 0)
 		return cmd_resident(argv[2]);
 	if (argc >= 3 && strcmp(argv[1], "evict") == 0)
 		return cmd_evict(argv[2]);
+	if (argc >= 3 && strcmp(argv[1], "preads") == 0)
+		return cmd_preads(argv[2]);
 	if (argc >= 8 && strcmp(argv[1], "run") == 0)
 		return cmd_run(argc - 2, argv + 2);
 	fprintf(stderr,
 		"usage: anonsim-rec-host run LOG INTERVAL_MS TIMEOUT_S CONSOLE -- UML ARGS...\n"
 		"       anonsim-rec-host resident FILE\n"
-		"       anonsim-rec-host evict FILE\n");
+		"       anonsim-rec-host evict FILE\n"
+		"       anonsim-rec-host preads FILE < PAGES\n");
 	return 2;
 }

@@ -1,0 +1,28 @@
+#!/bin/sh
+# The readahead model against the host: for each read pattern of
+# tests/readahead/patterns, replay it as ubd reads of a 256 MiB image with an
+# 8192 KiB window and compare the page cache the model ends with to the pages
+# the host kernel held after the same preads (traces/record/measure-readahead.sh).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+n=0
+while read -r name first count step host; do
+	case $name in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	{
+		printf 'anonsim-trace 1\npage-size 4096\nmemory 16777216\n'
+		printf 'device ubda size=268435456 backing=readahead-probe\n'
+		printf 'readahead-kb 8192\nevents\n'
+		awk -v f="$first" -v c="$count" -v s="$step" 'BEGIN {
+			for (i = 0; i < c; i++)
+				printf "%d read ubda %d 4096 %d\n", i, (f + i * s) * 4096, i % 4096
+		}'
+	} > "$tmp/$n.trace"
+	expect_status 0 "$ANONSIM" replay -q --csv --pages -s read-copy "$tmp/$n.trace"
+	got=$(printf '%s\n' "$out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "final_cache_pages") c = i }
+		NR == 2 { print $c }')
+	[ "$got" = "$host" ] || fail "$name: the model holds $got pages, the host held $host"
+done < "$top_srcdir/tests/readahead/patterns"
+[ "$n" -ge 10 ] || fail "only $n patterns read"
+echo "$n read patterns: model and host agree"
+finish

@@ -1,0 +1,41 @@
+#!/bin/sh
+# measure-readahead.sh - how many pages the host's readahead brings into the
+# page cache for simple read patterns, to hold anonsim's readahead model to
+# (tests/readahead/patterns, checked by tests/readahead_host.sh).
+#
+# usage: measure-readahead.sh [--tools DIR] [--patterns FILE] SCRATCH_DIR
+#
+# Writes a 256 MiB file of random data in SCRATCH_DIR (on the file system
+# whose readahead is to be measured), then for each pattern: drops the
+# file's page cache, preads one 4 KiB page at each page number of the
+# pattern on one open file, and counts the resident pages.  Prints the
+# patterns file with the last column measured anew.  Linux only.
+set -eu
+
+tools=$(dirname "$0")
+patterns=$(dirname "$0")/../../tests/readahead/patterns
+while [ $# -gt 1 ]; do
+	case $1 in
+	--tools) tools=$2; shift 2 ;;
+	--patterns) patterns=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || { echo "usage: $0 [--tools DIR] [--patterns FILE] SCRATCH_DIR" >&2; exit 1; }
+rec="$tools/anonsim-rec-host"
+[ -x "$rec" ] || { echo "$0: no $rec (build the recorder first)" >&2; exit 1; }
+file="$1/anonsim-readahead.img"
+trap 'rm -f "$file"' EXIT
+dd if=/dev/urandom of="$file" bs=1M count=256 status=none
+
+dev=$(stat -c %d "$file")
+echo "# measured on $(uname -sr), read_ahead_kb of the file's device:" \
+     "$(cat "/sys/dev/block/$((dev / 256)):$((dev % 256))/queue/read_ahead_kb" 2>/dev/null ||
+        echo unknown)"
+while read -r name first count step host; do
+	case $name in ''|'#'*) echo "$name $first $count $step $host"; continue ;; esac
+	"$rec" evict "$file"
+	awk -v f="$first" -v n="$count" -v s="$step" \
+		'BEGIN { for (i = 0; i < n; i++) print f + i * s }' | "$rec" preads "$file"
+	echo "$name $first $count $step $("$rec" resident "$file")"
+done < "$patterns"
