@@ -100,6 +100,46 @@ static inline uint64_t folio_head(const struct pagecache *pc, uint64_t i)
 	return i & ~((1ULL << folio_order(pc, i)) - 1);
 }
 
+/*
+ * page_cache_next_miss() (@dir +1) and page_cache_prev_miss() (@dir -1) as
+ * the XArray walk behind them behaves.  The walk starts with xas_load(),
+ * which resolves an index inside a multi-page folio to the folio's head
+ * slot; the following xas_next()/xas_prev() steps move index and slot
+ * together, so the walk reports every index (index - head) too far until
+ * it reaches the end of its 64-slot node, where it resynchronises.  Folios
+ * of 64 pages or more live in higher nodes and are walked in step.
+ * Returns what the kernel function returns: the (reported) index of the
+ * first gap, 0 or UINT64_MAX past either end of the file's index space,
+ * otherwise next: index + max, prev: index - max + 1 - 1 (the last index
+ * looked at).
+ */
+#define XA_CHUNK 64
+static uint64_t xa_miss(const struct pagecache *pc, uint64_t index, int dir,
+			uint64_t max)
+{
+	uint64_t idx = index, slot = index, n;
+
+	if (index < pc->npages && resident(pc, index) &&
+	    (1ULL << folio_order(pc, index)) < XA_CHUNK)
+		slot = folio_head(pc, index);
+	for (n = 0; n < max; n++) {
+		if (n) {
+			bool edge = dir > 0 ? slot % XA_CHUNK == XA_CHUNK - 1 :
+					      slot % XA_CHUNK == 0;
+
+			idx += dir;
+			slot = edge ? idx : slot + dir;
+			if (dir > 0 && idx == 0)
+				return 0;
+			if (dir < 0 && idx == UINT64_MAX)
+				return UINT64_MAX;
+		}
+		if (slot >= pc->npages || !resident(pc, slot))
+			return idx;
+	}
+	return dir > 0 ? index + max : idx;
+}
+
 /* Add the folio [index, index + 2^order) to the cache. */
 static void add_folio(struct host *h, struct pagecache *pc, uint64_t index,
 		      unsigned order, bool mark, uint64_t req_lo, uint64_t req_hi,
@@ -212,16 +252,15 @@ static void sync_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		ra->async_size = ra->size > req ? ra->size - req : ra->size >> 1;
 		goto readit;
 	}
-	/* page_cache_prev_miss(): cached history a sequential stream leaves */
-	for (miss = index - 1, contig = 0; contig < max; miss--, contig++)
-		if (!resident(pc, miss) || miss == 0)
-			break;
-	if (resident(pc, miss) && miss == 0)
-		contig = index * 2;	/* cached from the start: a long stream */
+	/* cached history a sequential stream leaves behind */
+	miss = xa_miss(pc, index - 1, -1, max);
+	contig = index - miss - 1;
 	if (contig <= req) {
 		do_ra(h, pc, index, req, 0, index, index + req, st);
 		return;
 	}
+	if (miss == UINT64_MAX)
+		contig *= 2;	/* cached from the start: a long stream */
 	ra->start = index;
 	ra->size = contig + req < max ? contig + req : max;
 	ra->async_size = 1;
@@ -248,10 +287,8 @@ static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		ra->size = next > ra->size ? next : ra->size;
 	} else {
 		/* a mark without matching state (interleaved streams) */
-		for (start = index + 1; start < pc->npages && start - index <= max; start++)
-			if (!resident(pc, start))
-				break;
-		if (start - index > max)
+		start = xa_miss(pc, index + 1, +1, max);
+		if (!start || start - index > max)
 			return;
 		ra->start = start;
 		ra->size = next_ra_size(start - index + req, max);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The readahead model against the host: for each read pattern of
-# tests/readahead/patterns, replay it as ubd reads of a 256 MiB image with an
+# tests/readahead/patterns, replay it as ubd reads of a 1 GiB image with an
 # 8192 KiB window and compare the page cache the model ends with to the pages
 # the host kernel held after the same preads (traces/record/measure-readahead.sh).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -11,12 +11,13 @@ while read -r name first count step host; do
 	n=$((n + 1))
 	{
 		printf 'anonsim-trace 1\npage-size 4096\nmemory 16777216\n'
-		printf 'device ubda size=268435456 backing=readahead-probe\n'
+		printf 'device ubda size=1073741824 backing=readahead-probe\n'
 		printf 'readahead-kb 8192\nevents\n'
-		awk -v f="$first" -v c="$count" -v s="$step" 'BEGIN {
-			for (i = 0; i < c; i++)
-				printf "%d read ubda %d 4096 %d\n", i, (f + i * s) * 4096, i % 4096
-		}'
+		case $first in
+		@*) cat "$top_srcdir/tests/readahead/${first#@}" ;;
+		*) awk -v f="$first" -v c="$count" -v s="$step" \
+			'BEGIN { for (i = 0; i < c; i++) print f + i * s }' ;;
+		esac | awk '{ printf "%d read ubda %d 4096 %d\n", NR, $1 * 4096, NR % 4096 }'
 	} > "$tmp/$n.trace"
 	expect_status 0 "$ANONSIM" replay -q --csv --pages -s read-copy "$tmp/$n.trace"
 	got=$(printf '%s\n' "$out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "final_cache_pages") c = i }

@@ -5,7 +5,7 @@
 #
 # usage: measure-readahead.sh [--tools DIR] [--patterns FILE] SCRATCH_DIR
 #
-# Writes a 256 MiB file of random data in SCRATCH_DIR (on the file system
+# Writes a 1 GiB file of random data in SCRATCH_DIR (on the file system
 # whose readahead is to be measured), then for each pattern: drops the
 # file's page cache, preads one 4 KiB page at each page number of the
 # pattern on one open file, and counts the resident pages.  Prints the
@@ -26,7 +26,7 @@ rec="$tools/anonsim-rec-host"
 [ -x "$rec" ] || { echo "$0: no $rec (build the recorder first)" >&2; exit 1; }
 file="$1/anonsim-readahead.img"
 trap 'rm -f "$file"' EXIT
-dd if=/dev/urandom of="$file" bs=1M count=256 status=none
+dd if=/dev/urandom of="$file" bs=1M count=1024 status=none
 
 dev=$(stat -c %d "$file")
 echo "# measured on $(uname -sr), read_ahead_kb of the file's device:" \
@@ -35,7 +35,10 @@ echo "# measured on $(uname -sr), read_ahead_kb of the file's device:" \
 while read -r name first count step host; do
 	case $name in ''|'#'*) echo "$name $first $count $step $host"; continue ;; esac
 	"$rec" evict "$file"
-	awk -v f="$first" -v n="$count" -v s="$step" \
-		'BEGIN { for (i = 0; i < n; i++) print f + i * s }' | "$rec" preads "$file"
+	case $first in
+	@*) "$rec" preads "$file" < "$(dirname "$patterns")/${first#@}" ;;
+	*) awk -v f="$first" -v n="$count" -v s="$step" \
+		'BEGIN { for (i = 0; i < n; i++) print f + i * s }' | "$rec" preads "$file" ;;
+	esac
 	echo "$name $first $count $step $("$rec" resident "$file")"
 done < "$patterns"
