@@ -17,20 +17,20 @@
 # The page cache holds what was read plus what the host read ahead.  The
 # 2004 host ran 2.4, whose file readahead stopped at vm_max_readahead = 31
 # pages: a 124 KiB window.  Replaying the 7 MiB of reads in the recorded
-# order with that window brings 11.28 MiB into the page cache, and 64 MiB
+# order with that window brings 11.16 MiB into the page cache, and 64 MiB
 # of memory on i386 needs 0.07 MiB of map-count tables (an indirect page
 # and 16 leaves of 1024 counts), so
-#   touch = 21 - 11.28 - 0.07 = 9.65 MiB of other pages written;
-# a few touched pages are also read into, so 10000 KiB (9.77 MiB) of touches
+#   touch = 21 - 11.16 - 0.07 = 9.77 MiB of other pages written;
+# some touched pages are also read into, so 10100 KiB (9.86 MiB) of touches
 # give 21.0 MiB under devanon.  Read-copy then comes out at 27.9 MiB and
 # punch at 20.9 MiB (no map-count tables).
 #
 # Memory: the RFC does not give mem=; 64 MiB was the usual UML size then
-# and holds the 4808 pages this boot uses.
+# and holds the pages this boot uses.
 ordering debian-boot-64M.trace.gz
 memory 64M
 read 7M
-touch 10000K
+touch 10100K
 free 0
 readahead-kb 124
 backing woody-2004-image

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Fidelity: for every shipped real trace, read-copy's prediction of host
+# tmpfs pages must be within 2 % of the footprint measured at recording and
+# its prediction of the image's page cache within 5 % ("anonsim fidelity"
+# exits 4 otherwise).  tmpfs holds by construction (touches come from host
+# residency samples); the page cache is a true prediction (traces/README.md).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+set -- "$top_srcdir"/traces/*.trace.gz
+[ -e "$1" ] || { echo "no shipped traces"; exit 77; }
+expect_status 0 "$ANONSIM" fidelity --tmpfs-tolerance 2 --cache-tolerance 5 "$@"
+printf '%s\n' "$out"
+[ "$(printf '%s\n' "$out" | grep -c 'trace.gz')" -eq $# ] || fail "not every trace was compared"
+finish
