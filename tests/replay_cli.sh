@@ -1,0 +1,36 @@
+#!/bin/sh
+# anonsim replay from the command line: output forms, errors, no half-written
+# series file.  Page counts of basic.trace are worked out in its header.
+. "${top_srcdir:-.}/tests/lib.sh"
+basic="$top_srcdir/tests/replay/basic.trace"
+
+# punch on basic.trace: tmpfs 2 + cache 3 = 5 pages; mmap 2, punch 1
+expect_status 0 "$ANONSIM" replay -q --csv --pages -s punch "$basic"
+row=$(printf '%s\n' "$out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	NR == 2 { print $1, $c["final_total_pages"], $c["calls_mmap"], $c["calls_punch"] }')
+[ "$row" = "punch 5 2 1" ] || fail "punch row: $row"
+expect_status 0 "$ANONSIM" replay -q --json -s punch "$basic"
+expect_match "$out" '"strategy": "punch".*"calls_punch": 1'
+expect_status 0 "$ANONSIM" replay -q -s devanon --variant both "$basic"
+expect_match "$out" 'devanon/fixed +devanon/posted'
+
+# a series file: a header and one line per sample, written only on success
+expect_status 0 "$ANONSIM" replay -q -s read-copy --series "$tmp/s.csv" --series-step 0.00001 "$basic"
+[ "$(head -n 1 "$tmp/s.csv")" = "strategy,time_s,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,overhead_mib,total_mib,swap_used_mib" ] ||
+	fail "series header: $(head -n 1 "$tmp/s.csv")"
+corrupt="$top_srcdir/tests/traces/corrupt/bad-crc.trace.gz"
+expect_status 2 "$ANONSIM" replay -q --series "$tmp/t.csv" "$corrupt"
+expect_match "$err" 'bad-crc.trace.gz: corrupt gzip stream'
+[ -z "$(ls "$tmp" | grep '^t\.csv')" ] || fail "a failed replay left a series file"
+
+expect_status 2 "$ANONSIM" replay "$tmp/missing.trace"
+expect_match "$err" 'missing.trace: No such file or directory'
+expect_status 1 "$ANONSIM" replay --host-mem lots "$basic"
+expect_match "$err" "replay: --host-mem 'lots': expected a size such as 512M"
+expect_status 1 "$ANONSIM" replay -n 0 "$basic"
+expect_status 1 "$ANONSIM" replay --policy 2.6 "$basic"
+expect_status 1 "$ANONSIM" replay -s nosuch "$basic"
+expect_status 1 "$ANONSIM" replay
+expect_status 0 "$ANONSIM" replay --help
+expect_match "$out" 'free-hint'
+finish
