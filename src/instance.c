@@ -85,6 +85,7 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	in->hdr = hdr;
 	in->check = check;
 	in->has_maps = s->map_counts;
+	in->phys_base = UINT64_MAX;
 	if (hdr->page_size != PG_SIZE) {
 		snprintf(err, errlen, "page size %u is not modelled (only 4096)",
 			 (unsigned)hdr->page_size);
@@ -132,7 +133,8 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	return 0;
 }
 
-static void unmap_mem_runs(struct instance *in, uint64_t pgoff, uint64_t nr);
+static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
+			uint64_t len);
 
 void instance_teardown(struct instance *in)
 {
@@ -141,8 +143,7 @@ void instance_teardown(struct instance *in)
 	unsigned i;
 
 	for (i = 0; i < in->nr_maps; i++)
-		unmap_mem_runs(in, in->maps[i].off >> PG_SHIFT,
-			       in->maps[i].len >> PG_SHIFT);
+		unmap_range(in, in->maps[i].addr, in->maps[i].off, in->maps[i].len);
 	in->nr_maps = 0;
 	for (p = 0; p < in->npages; p++)
 		if (in->pages[p].file)
@@ -291,15 +292,27 @@ void inst_mem_munmap(struct instance *in, uint64_t pgoff, uint64_t nr)
 }
 
 /*
- * UML's mapping of page P sits at P's own address, so where ubd-mmap put a
- * file page over P the memory file is not mapped there: unmap only the runs
- * of the range that still map the memory file.
+ * Where UML maps page P at P's own address (its physical memory), ubd-mmap
+ * may have put a file page over P: there the memory file is not mapped, so
+ * unmapping such a mapping leaves those pages alone.  Other mappings of the
+ * memory file (UML's kernel maps pages elsewhere too) count in full.
  */
-static void unmap_mem_runs(struct instance *in, uint64_t pgoff, uint64_t nr)
+static bool is_phys_mapping(const struct instance *in, uint64_t addr, uint64_t off)
 {
+	return in->phys_base != UINT64_MAX && addr - off == in->phys_base;
+}
+
+static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
+			uint64_t len)
+{
+	uint64_t pgoff = off >> PG_SHIFT, nr = len >> PG_SHIFT;
 	uint64_t i, end = pgoff + nr < in->npages ? pgoff + nr : in->npages;
 	uint64_t start = pgoff;
 
+	if (!is_phys_mapping(in, addr, off)) {
+		inst_mem_munmap(in, pgoff, nr);
+		return;
+	}
 	for (i = pgoff; i <= end; i++) {
 		if (i < end && !in->pages[i].file)
 			continue;
@@ -307,6 +320,24 @@ static void unmap_mem_runs(struct instance *in, uint64_t pgoff, uint64_t nr)
 			inst_mem_munmap(in, start, i - start);
 		start = i + 1;
 	}
+}
+
+/* A mapping of the memory file over P's own address takes it back from a file page. */
+static void map_range(struct instance *in, uint64_t addr, uint64_t off,
+		      uint64_t len, bool dup)
+{
+	uint64_t p, pgoff = off >> PG_SHIFT, nr = len >> PG_SHIFT;
+
+	if (in->phys_base == UINT64_MAX && !dup)
+		in->phys_base = addr - off;
+	if (is_phys_mapping(in, addr, off))
+		for (p = pgoff; p < pgoff + nr && p < in->npages; p++)
+			if (in->pages[p].file)
+				inst_unmap_file(in, p);
+	if (dup)
+		inst_mem_mapdup(in, pgoff, nr);
+	else
+		inst_mem_mmap(in, pgoff, nr);
 }
 
 static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t off)
@@ -339,8 +370,7 @@ static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
 			i++;
 			continue;
 		}
-		unmap_mem_runs(in, (m.off + (lo - m.addr)) >> PG_SHIFT,
-			       (hi - lo) >> PG_SHIFT);
+		unmap_range(in, lo, m.off + (lo - m.addr), hi - lo);
 		/* keep what lies outside [lo, hi) */
 		in->maps[i] = in->maps[--in->nr_maps];
 		if (m.addr < lo)
@@ -493,12 +523,11 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 		s->free(in, ev->page, ev->count);
 		break;
 	case EV_MMAP:
-		maps_add(in, ev->addr, ev->length, ev->offset);
-		inst_mem_mmap(in, ev->offset >> PG_SHIFT, ev->length >> PG_SHIFT);
-		break;
 	case EV_MAPDUP:
+		/* MAP_FIXED over an old mapping replaces it */
+		maps_remove(in, ev->addr, ev->length);
 		maps_add(in, ev->addr, ev->length, ev->offset);
-		inst_mem_mapdup(in, ev->offset >> PG_SHIFT, ev->length >> PG_SHIFT);
+		map_range(in, ev->addr, ev->offset, ev->length, ev->kind == EV_MAPDUP);
 		break;
 	case EV_MUNMAP:
 		maps_remove(in, ev->addr, ev->length);

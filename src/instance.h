@@ -55,6 +55,7 @@ struct findings {
 	uint64_t tables_leaked;		/* table pages still held at teardown */
 	uint64_t pages_leaked;		/* tmpfs pages still resident at teardown */
 	uint64_t bad_frees, unlocked_walks;
+	uint64_t kernel_warnings;	/* WARN_ON_ONCE hits in src/kernel */
 	uint64_t other;			/* breaks no RFC defect explains: simulator bugs */
 	char first_other[160];
 };
@@ -71,6 +72,9 @@ struct instance {
 	struct inst_device dev[TRACE_MAX_DEVICES];
 	struct inst_mapping *maps;
 	unsigned nr_maps, cap_maps;
+	/* host address of physical page 0 (address - file offset of UML's
+	 * first mapping of its memory file); UINT64_MAX until it maps it */
+	uint64_t phys_base;
 	uint32_t *shadow;			/* --check: true mappings of each page */
 	bool check;
 	struct host_calls calls;

@@ -173,6 +173,8 @@ static void attribute(struct replay_result *res)
 		why = "table pages were still held after teardown";
 	else if (f->pages_leaked)
 		why = "tmpfs pages were still resident after teardown";
+	else if (f->kernel_warnings)
+		why = "the kernel code warned (WARN_ON_ONCE)";
 	else if ((f->bad_frees && !(posted && res->defects[ANON_DEFECT_STALE_SPARE])) ||
 		 (f->unlocked_walks && !(posted && res->defects[ANON_DEFECT_UNLOCKED_DECREMENT])))
 		why = "a table page was freed twice or a table walked unlocked";
@@ -292,11 +294,11 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	for (i = 0; i < n; i++)
 		if (c[i].started) {
 			instance_teardown(&c[i].in);
-			c[i].in.find.bad_frees = 0;
 			add_findings(res, &c[i].in);
 		}
 	res->find.bad_frees = h.kctx.bad_frees;
 	res->find.unlocked_walks = h.kctx.unlocked_walks;
+	res->find.kernel_warnings = h.kctx.warnings;
 	if ((h.pages[CAT_TMPFS] || h.swap_used) && !res->find.pages_leaked)
 		res->find.pages_leaked = h.pages[CAT_TMPFS] + h.swap_used;
 	if (o->check)
