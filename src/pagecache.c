@@ -108,10 +108,10 @@ static inline uint64_t folio_head(const struct pagecache *pc, uint64_t i)
  * together, so the walk reports every index (index - head) too far until
  * it reaches the end of its 64-slot node, where it resynchronises.  Folios
  * of 64 pages or more live in higher nodes and are walked in step.
- * Returns what the kernel function returns: the (reported) index of the
- * first gap, 0 or UINT64_MAX past either end of the file's index space,
- * otherwise next: index + max, prev: index - max + 1 - 1 (the last index
- * looked at).
+ * Returns what the kernel functions return: the (reported) index of the
+ * first gap; 0 or UINT64_MAX when the walk runs off either end of the index
+ * space; with no gap in @max indices, index + max going up and the last
+ * index looked at going down.
  */
 #define XA_CHUNK 64
 static uint64_t xa_miss(const struct pagecache *pc, uint64_t index, int dir,

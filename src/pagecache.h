@@ -65,7 +65,10 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
 		     uint64_t nr);
 
-/* Drop page @index from the cache (reclaim); it must not be mapped. */
+/*
+ * Drop page @index from the cache (reclaim).  A mapped page keeps its
+ * mappings: the instance that touches it next reads it back (a refault).
+ */
 void pagecache_evict(struct host *h, struct pagecache *pc, uint64_t index);
 
 #endif
