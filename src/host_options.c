@@ -101,6 +101,15 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg, const char *cmd
 	case HOST_O_CHECK:
 		o->check = true;
 		return 0;
+	case HOST_O_RECOUNT: {
+		uint64_t n;
+
+		if (parse_uint(arg, UINT32_MAX, &n) || !n)
+			return bad_option_value(cmd, "--recount-every", arg, "a number of events >= 1");
+		o->check = true;
+		o->recount_every = n;
+		return 0;
+	}
 	}
 	return -1;
 }
@@ -152,7 +161,8 @@ void host_options_usage(FILE *f, const char *between)
 	      "      --check           verify invariants while replaying (the pages of\n"
 	      "                        each event after it, a full recount every 1024\n"
 	      "                        events and at the end); exit 3 on a break no\n"
-	      "                        posted defect explains\n", f);
+	      "                        posted defect explains\n"
+	      "      --recount-every N  --check, with the full recount every N events\n", f);
 }
 
 void host_options_strategies(FILE *f)

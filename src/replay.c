@@ -12,7 +12,7 @@
 #include "util.h"
 
 #define MIB_PAGES 256.0	/* 4 KiB pages per MiB */
-#define AUDIT_EVERY 1024	/* events between full accounting audits under --check */
+#define RECOUNT_EVERY 1024	/* default events between full recounts under --check */
 
 struct cursor {
 	struct trace_reader *r;
@@ -269,7 +269,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 		instance_event(&cur->in, &cur->ev);
 		host_sync_tables(&h);
 		nev++;
-		if (o->check && nev % AUDIT_EVERY == 0)
+		if (o->check && nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0)
 			audit(&h, c, n);
 		if (o->series && h.now_us >= next_series) {
 			series_line(o->series, res->label, &h);

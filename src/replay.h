@@ -22,6 +22,7 @@ struct replay_opts {
 	int64_t stagger_us;		/* start offset between instances; -1: one after another */
 	bool share;			/* instances share backing page cache */
 	bool check;			/* verify invariants as events apply */
+	uint64_t recount_every;		/* --check: events between full recounts; 0: 1024 */
 	const struct shmem_geom *geom;
 	FILE *series;			/* memory over time as CSV, or NULL */
 	uint64_t series_step_us;

@@ -17,6 +17,7 @@ static void opts_reset(void)
 	opts = (struct replay_opts){
 		.swap = 1ULL << 30, .policy = RECLAIM_MODERN, .readahead_kb = -1,
 		.copies = 1, .stagger_us = -1, .share = true, .check = true,
+		.recount_every = 1,	/* every page recounted after every event */
 		.geom = &shmem_geom_x86_64,
 	};
 }
