@@ -408,13 +408,12 @@ void inst_dev_read(struct instance *in, const struct trace_event *ev, bool direc
 	}
 	/* runs of pages with the same source: the COW layer or its backing */
 	while (i <= last) {
-		struct ra_state *ra;
+		struct ra_state *ra, *ra_j;
 		struct pagecache *pc = inst_dev_source(in, ev->dev, i, &ra);
 		uint64_t j = i + 1;
 
-		while (j <= last && inst_dev_source(in, ev->dev, j, &ra) == pc)
+		while (j <= last && inst_dev_source(in, ev->dev, j, &ra_j) == pc)
 			j++;
-		pc = inst_dev_source(in, ev->dev, i, &ra);
 		{
 			uint64_t lo = i << PG_SHIFT, hi = j << PG_SHIFT;
 			uint64_t end = ev->offset + ev->length;
