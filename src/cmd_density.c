@@ -17,7 +17,6 @@
 #include "util.h"
 
 #define MAX_N_LIMIT 4096
-#define MIB(pages) ((double)(pages) / 256.0)	/* 4 KiB pages per MiB */
 
 static void density_usage(FILE *f)
 {
@@ -85,9 +84,9 @@ static void put_table(FILE *f, const struct sweep_result *sr,
 
 		fprintf(f, "%5u", p->n);
 		for (c = 0; c < CAT_NR; c++)
-			fprintf(f, " %10.2f", MIB(p->demand.final[c]));
-		fprintf(f, " %10.2f %10.2f %10.2f %10llu\n", MIB(p->demand.final_total),
-			MIB(p->demand.peak_total), MIB(p->limited.swap_peak),
+			fprintf(f, " %10.2f", pages_mib(p->demand.final[c]));
+		fprintf(f, " %10.2f %10.2f %10.2f %10llu\n", pages_mib(p->demand.final_total),
+			pages_mib(p->demand.peak_total), pages_mib(p->limited.swap_peak),
 			(unsigned long long)p->limited.swap_outs);
 	}
 	if (!o->host_mem)

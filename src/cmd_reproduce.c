@@ -21,7 +21,6 @@
 #include "tracegen.h"
 #include "util.h"
 
-#define MIB(pages) ((double)(pages) / 256.0)
 #define MAX_TRACES 32
 
 /* The strategies compared, with what the RFC published for each. */
@@ -203,7 +202,7 @@ static int footprint(const char *trace, const char *strategy, const struct repla
 	o.readahead_kb = readahead_kb;
 	rc = replay_run(paths, 1, strategy_find(strategy), ANON_FIXED, &o, &r, err, errlen);
 	if (!rc)
-		*mib = MIB(r.final_total - r.final[CAT_OVERHEAD]);
+		*mib = pages_mib(r.final_total - r.final[CAT_OVERHEAD]);
 	return rc;
 }
 

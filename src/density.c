@@ -182,9 +182,9 @@ void density_csv(FILE *f, const char *label, const struct density_point *pt,
 
 		fprintf(f, "%s,%u", label, p->n);
 		for (c = 0; c < CAT_NR; c++)
-			fprintf(f, ",%.3f", p->demand.final[c] / 256.0);
-		fprintf(f, ",%.3f,%.3f,%.3f,%llu,", p->demand.final_total / 256.0,
-			p->demand.peak_total / 256.0, p->limited.swap_peak / 256.0,
+			fprintf(f, ",%.3f", pages_mib(p->demand.final[c]));
+		fprintf(f, ",%.3f,%.3f,%.3f,%llu,", pages_mib(p->demand.final_total),
+			pages_mib(p->demand.peak_total), pages_mib(p->limited.swap_peak),
 			(unsigned long long)p->limited.swap_outs);
 		if (p->limited.first_swap_out_us >= 0)
 			fprintf(f, "%.6f", p->limited.first_swap_out_us / 1e6);

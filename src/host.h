@@ -112,4 +112,10 @@ void host_swap_free(struct host *h, uint64_t slot);
 
 uint64_t host_total(const struct host *h);
 
+/* Pages of 4 KiB as MiB, for reports. */
+static inline double pages_mib(uint64_t pages)
+{
+	return (double)pages / 256.0;
+}
+
 #endif

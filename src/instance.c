@@ -456,13 +456,6 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 
 /* --- backing-file pages mapped over physical memory (ubd-mmap) ---------------- */
 
-static void cache_page_mapped(struct host *h, struct pagecache *pc, uint64_t ip)
-{
-	if (pc->flags[ip] & PC_RESIDENT)
-		host_lru_add(h, pc->mapcount[ip] ? LRU_MAPPED : LRU_CACHE, pc->id,
-			     (uint32_t)ip, &pc->lru_gen[ip]);
-}
-
 void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 		   uint64_t ipage)
 {
@@ -473,8 +466,8 @@ void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 	pg->file = 1;
 	pg->cache = (uint16_t)pc->id;
 	pg->ipage = (uint32_t)ipage;
-	if (pc->mapcount[ipage]++ == 0)
-		cache_page_mapped(in->host, pc, ipage);
+	if (pc->mapcount[ipage]++ == 0 && (pc->flags[ipage] & PC_RESIDENT))
+		pagecache_touch(in->host, pc, ipage);	/* now on the mapped list */
 }
 
 void inst_unmap_file(struct instance *in, uint64_t p)
@@ -483,8 +476,8 @@ void inst_unmap_file(struct instance *in, uint64_t p)
 	struct pagecache *pc = in->host->caches[pg->cache];
 
 	pg->file = 0;
-	if (--pc->mapcount[pg->ipage] == 0)
-		cache_page_mapped(in->host, pc, pg->ipage);
+	if (--pc->mapcount[pg->ipage] == 0 && (pc->flags[pg->ipage] & PC_RESIDENT))
+		pagecache_touch(in->host, pc, pg->ipage);	/* back on the cache list */
 }
 
 void inst_file_access(struct instance *in, uint64_t p)

@@ -140,6 +140,22 @@ static uint64_t xa_miss(const struct pagecache *pc, uint64_t index, int dir,
 	return dir > 0 ? index + max : idx;
 }
 
+void pagecache_touch(struct host *h, struct pagecache *pc, uint64_t i)
+{
+	host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE, pc->id,
+		     (uint32_t)i, &pc->lru_gen[i]);
+}
+
+/* Page @i enters the cache as part of a folio of @order. */
+static void cache_insert(struct host *h, struct pagecache *pc, uint64_t i,
+			 unsigned order)
+{
+	pc->flags[i] = (uint8_t)(PC_RESIDENT | (order << PC_ORDER_SHIFT));
+	pc->resident++;
+	pagecache_touch(h, pc, i);
+	host_charge(h, CAT_CACHE, 1);
+}
+
 /* Add the folio [index, index + 2^order) to the cache. */
 static void add_folio(struct host *h, struct pagecache *pc, uint64_t index,
 		      unsigned order, bool mark, uint64_t req_lo, uint64_t req_hi,
@@ -154,11 +170,7 @@ static void add_folio(struct host *h, struct pagecache *pc, uint64_t index,
 			st->demand++;
 		else
 			st->readahead++;
-		pc->flags[i] = (uint8_t)(PC_RESIDENT | (order << PC_ORDER_SHIFT));
-		pc->resident++;
-		host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE, pc->id,
-			     (uint32_t)i, &pc->lru_gen[i]);
-		host_charge(h, CAT_CACHE, 1);
+		cache_insert(h, pc, i, order);
 	}
 	if (mark)
 		pc->flags[index] |= PC_RA_MARK;
@@ -320,9 +332,7 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		head = folio_head(pc, i);
 		if (pc->flags[head] & PC_RA_MARK)
 			async_ra(h, pc, ra, head, last - head, st);
-		/* accessed: move to the young end */
-		host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE, pc->id,
-			     (uint32_t)i, &pc->lru_gen[i]);
+		pagecache_touch(h, pc, i);	/* accessed: to the young end */
 	}
 	/* filemap_read() leaves prev_pos at the end of the read */
 	ra->prev_index = (pos + len) >> 12;
@@ -334,16 +344,10 @@ void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
 	uint64_t i;
 
 	for (i = index; i < index + nr && i < pc->npages; i++) {
-		if (pc->flags[i] & PC_RESIDENT) {
-			host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE,
-				     pc->id, (uint32_t)i, &pc->lru_gen[i]);
-			continue;
-		}
-		pc->flags[i] = PC_RESIDENT;
-		pc->resident++;
-		host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE, pc->id,
-			     (uint32_t)i, &pc->lru_gen[i]);
-		host_charge(h, CAT_CACHE, 1);
+		if (pc->flags[i] & PC_RESIDENT)
+			pagecache_touch(h, pc, i);
+		else
+			cache_insert(h, pc, i, 0);
 	}
 }
 

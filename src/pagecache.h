@@ -61,6 +61,12 @@ void pagecache_destroy(struct pagecache *pc);
 void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		    uint64_t pos, uint64_t len, struct read_stats *st);
 
+/*
+ * Page @i was used, or moved between mapped and unmapped: put it at the
+ * young end of the LRU list it now belongs to.
+ */
+void pagecache_touch(struct host *h, struct pagecache *pc, uint64_t i);
+
 /* A write of [index, index + nr): the pages become (clean, after writeback) cached. */
 void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
 		     uint64_t nr);

@@ -11,7 +11,6 @@
 #include "replay.h"
 #include "util.h"
 
-#define MIB_PAGES 256.0	/* 4 KiB pages per MiB */
 #define RECOUNT_EVERY 1024	/* default events between full recounts under --check */
 
 struct cursor {
@@ -67,8 +66,8 @@ static void series_line(FILE *f, const char *label, const struct host *h)
 {
 	fprintf(f, "%s,%.6f", label, h->now_us / 1e6);
 	for (int c = 0; c < CAT_NR; c++)
-		fprintf(f, ",%.3f", h->pages[c] / MIB_PAGES);
-	fprintf(f, ",%.3f,%.3f\n", host_total(h) / MIB_PAGES, h->swap_used / MIB_PAGES);
+		fprintf(f, ",%.3f", pages_mib(h->pages[c]));
+	fprintf(f, ",%.3f,%.3f\n", pages_mib(host_total(h)), pages_mib(h->swap_used));
 }
 
 static int fetch(struct cursor *c, char *err, size_t errlen)
@@ -267,7 +266,6 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 						       res->measured_cache) + (int64_t)cur->ev.count;
 		}
 		instance_event(&cur->in, &cur->ev);
-		host_sync_tables(&h);
 		nev++;
 		if (o->check && nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0)
 			audit(&h, c, n);

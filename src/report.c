@@ -21,40 +21,39 @@ struct row {
 	double (*get)(const struct replay_result *r);
 };
 
-#define PAGES_FIELD(fn, expr) \
-	static double fn(const struct replay_result *r) { return (double)(expr); }
-#define COUNT_FIELD(fn, expr) \
+/* A row's figure: pages (U_MEM) or a count; the unit decides how it prints. */
+#define FIELD(fn, expr) \
 	static double fn(const struct replay_result *r) { return (double)(expr); }
 
-PAGES_FIELD(f_tmpfs, r->final[CAT_TMPFS])
-PAGES_FIELD(f_cache, r->final[CAT_CACHE])
-PAGES_FIELD(f_swapt, r->final[CAT_SWAP_TABLE])
-PAGES_FIELD(f_mapt, r->final[CAT_MAP_TABLE])
-PAGES_FIELD(f_over, r->final[CAT_OVERHEAD])
-PAGES_FIELD(f_total, r->final_total)
-PAGES_FIELD(f_swap, r->swap_final)
-PAGES_FIELD(p_tmpfs, r->peak[CAT_TMPFS])
-PAGES_FIELD(p_cache, r->peak[CAT_CACHE])
-PAGES_FIELD(p_swapt, r->peak[CAT_SWAP_TABLE])
-PAGES_FIELD(p_mapt, r->peak[CAT_MAP_TABLE])
-PAGES_FIELD(p_total, r->peak_total)
-PAGES_FIELD(p_swap, r->swap_peak)
-COUNT_FIELD(rd_guest, r->reads.demand)
-COUNT_FIELD(rd_ra, r->reads.readahead)
-COUNT_FIELD(rd_refault, r->reads.refaults)
-COUNT_FIELD(c_read, r->calls.read)
-COUNT_FIELD(c_write, r->calls.write)
-COUNT_FIELD(c_mmap, r->calls.mmap)
-COUNT_FIELD(c_munmap, r->calls.munmap)
-COUNT_FIELD(c_punch, r->calls.punch)
-COUNT_FIELD(s_outs, r->swap_outs)
-COUNT_FIELD(s_ins, r->swap_ins)
-COUNT_FIELD(s_oom, r->oom_pages)
-COUNT_FIELD(x_fwm, r->find.freed_while_mapped)
-COUNT_FIELD(x_under, r->find.count_underflow)
-COUNT_FIELD(x_strand, r->find.swap_stranded)
-COUNT_FIELD(x_tables, r->find.tables_leaked)
-COUNT_FIELD(x_fail, r->find.other)
+FIELD(f_tmpfs, r->final[CAT_TMPFS])
+FIELD(f_cache, r->final[CAT_CACHE])
+FIELD(f_swapt, r->final[CAT_SWAP_TABLE])
+FIELD(f_mapt, r->final[CAT_MAP_TABLE])
+FIELD(f_over, r->final[CAT_OVERHEAD])
+FIELD(f_total, r->final_total)
+FIELD(f_swap, r->swap_final)
+FIELD(p_tmpfs, r->peak[CAT_TMPFS])
+FIELD(p_cache, r->peak[CAT_CACHE])
+FIELD(p_swapt, r->peak[CAT_SWAP_TABLE])
+FIELD(p_mapt, r->peak[CAT_MAP_TABLE])
+FIELD(p_total, r->peak_total)
+FIELD(p_swap, r->swap_peak)
+FIELD(rd_guest, r->reads.demand)
+FIELD(rd_ra, r->reads.readahead)
+FIELD(rd_refault, r->reads.refaults)
+FIELD(c_read, r->calls.read)
+FIELD(c_write, r->calls.write)
+FIELD(c_mmap, r->calls.mmap)
+FIELD(c_munmap, r->calls.munmap)
+FIELD(c_punch, r->calls.punch)
+FIELD(s_outs, r->swap_outs)
+FIELD(s_ins, r->swap_ins)
+FIELD(s_oom, r->oom_pages)
+FIELD(x_fwm, r->find.freed_while_mapped)
+FIELD(x_under, r->find.count_underflow)
+FIELD(x_strand, r->find.swap_stranded)
+FIELD(x_tables, r->find.tables_leaked)
+FIELD(x_fail, r->find.other)
 
 static double s_first(const struct replay_result *r)
 {
@@ -104,7 +103,7 @@ static void put_value(FILE *f, const struct row *w, double v, int width,
 	else if (w->unit == U_COUNT || (w->unit == U_MEM && pages))
 		fprintf(f, "%*.0f", width, v);
 	else if (w->unit == U_MEM)
-		fprintf(f, "%*.2f", width, v / 256.0);	/* 4 KiB pages per MiB */
+		fprintf(f, "%*.2f", width, pages_mib((uint64_t)v));
 	else
 		fprintf(f, "%*.3f", width, v);
 }
