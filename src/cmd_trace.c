@@ -51,11 +51,11 @@ static struct trace_reader *open_or_complain(const char *path)
 static int each_event(struct trace_reader *r, int (*fn)(void *, const struct trace_event *),
 		      void *arg)
 {
-	struct trace_event ev;
+	const struct trace_event *ev;
 	int rc;
 
 	while ((rc = trace_next(r, &ev)) > 0)
-		if (fn && fn(arg, &ev))
+		if (fn && fn(arg, ev))
 			return EXIT_DATA;
 	if (rc < 0) {
 		msg("%s", trace_error(r));
@@ -258,7 +258,7 @@ static int trace_convert(const char *in, const char *out)
 {
 	struct trace_reader *r;
 	struct trace_writer *w;
-	struct trace_event ev;
+	const struct trace_event *ev;
 	char err[1024];
 	int binary, gz, rc;
 
@@ -275,7 +275,7 @@ static int trace_convert(const char *in, const char *out)
 		trace_close(r);
 		return EXIT_DATA;
 	}
-	while ((rc = trace_next(r, &ev)) > 0 && !trace_write(w, &ev))
+	while ((rc = trace_next(r, &ev)) > 0 && !trace_write(w, ev))
 		;
 	if (rc < 0) {
 		msg("%s", trace_error(r));

@@ -16,7 +16,7 @@
 struct cursor {
 	struct trace_reader *r;
 	const char *path;
-	struct trace_event ev;
+	const struct trace_event *ev;
 	bool have, done, started;
 	uint64_t start_us;		/* trace time 0 of this instance on the host clock */
 	struct instance in;
@@ -95,7 +95,7 @@ static int next_cursor(struct cursor *c, unsigned n)
 
 		if (!c[i].have)
 			continue;
-		t = c[i].start_us + c[i].ev.time_us;
+		t = c[i].start_us + c[i].ev->time_us;
 		if (best < 0 || t < bt) {
 			best = (int)i;
 			bt = t;
@@ -242,7 +242,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 			continue;
 		}
 		cur = &c[k];
-		h.now_us = cur->start_us + cur->ev.time_us;
+		h.now_us = cur->start_us + cur->ev->time_us;
 		if (!cur->started) {
 			const struct trace_header *hdr = trace_header(cur->r);
 
@@ -258,14 +258,14 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 			}
 			cur->started = true;
 		}
-		if (cur->ev.kind == EV_FOOTPRINT && k == 0) {
-			if (!strcmp(cur->ev.name, "tmpfs"))
-				res->measured_tmpfs = (int64_t)cur->ev.count;
-			else if (!strncmp(cur->ev.name, "cache:", 6))
+		if (cur->ev->kind == EV_FOOTPRINT && k == 0) {
+			if (!strcmp(cur->ev->name, "tmpfs"))
+				res->measured_tmpfs = (int64_t)cur->ev->count;
+			else if (!strncmp(cur->ev->name, "cache:", 6))
 				res->measured_cache = (res->measured_cache < 0 ? 0 :
-						       res->measured_cache) + (int64_t)cur->ev.count;
+						       res->measured_cache) + (int64_t)cur->ev->count;
 		}
-		instance_event(&cur->in, &cur->ev);
+		instance_event(&cur->in, cur->ev);
 		nev++;
 		if (o->check && nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0)
 			audit(&h, c, n);

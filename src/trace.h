@@ -2,7 +2,7 @@
  * trace.h - the trace model (see traces/FORMAT.md) and its reader and writer.
  *
  * One reader serves both encodings, plain or gzip-compressed; it decodes
- * into a caller-owned struct trace_event with no per-event allocation.
+ * into events it owns, with no per-event allocation.
  */
 #ifndef ANONSIM_TRACE_H
 #define ANONSIM_TRACE_H
@@ -70,11 +70,12 @@ struct trace_reader *trace_open(const char *path, char *err, size_t errlen);
 const struct trace_header *trace_header(const struct trace_reader *r);
 
 /*
- * Next event: 1 and *ev filled, 0 at a clean end, -1 on bad data with the
- * message (file, line or record index and byte offset, what is wrong) in
- * trace_error().
+ * Next event: 1 and *ev pointing at it, 0 at a clean end, -1 on bad data
+ * with the message (file, line or record index and byte offset, what is
+ * wrong) in trace_error().  The event lives in the reader and stays valid
+ * until the next call on @r: events are decoded in batches, not copied.
  */
-int trace_next(struct trace_reader *r, struct trace_event *ev);
+int trace_next(struct trace_reader *r, const struct trace_event **ev);
 const char *trace_error(const struct trace_reader *r);
 
 void trace_close(struct trace_reader *r);

@@ -213,96 +213,177 @@ static __attribute__((noinline)) int decode_named(struct trace_reader *r,
 	return 0;
 }
 
-int binary_next(struct trace_reader *r, struct trace_event *ev)
+/*
+ * Shapes of the fixed-size kinds, so that they decode without a branch on
+ * the kind: with random kinds such a branch mispredicts on most records.
+ * A record's three u64s a, b, c sit at the same offsets in every kind
+ * (after the device byte of read and write); masks route them into the
+ * event's fields, and the kind's rule is two spans over them:
+ *
+ *	kind		a	b	c	first span	second span
+ *	read, write	offset	length	page	(a, b) device	(c, pages of b) memory
+ *	touch, free	page	count	-	(a, b) memory	none: (0, 1) of 1
+ *	mmap, mapdup	addr	length	offset	(a, b) 2^64	(c, b) 2^64
+ *	munmap		addr	length	-	(a, b) 2^64	(0, b) 2^64
+ */
+void binary_shapes_init(struct trace_reader *r)
 {
-	const unsigned char *p;
-	size_t have = r->end - r->pos, size, name_len = 0;
-	unsigned kind_byte, kind;
+	const struct trace_rules *rules = &r->rules;
+	unsigned k, wide;
+
+	memset(r->shapes, 0, sizeof(r->shapes));
+	for (k = 0; k < EV_NR_KINDS; k++) {
+		for (wide = 0; wide < 2; wide++) {
+			struct rec_shape *sh = &r->shapes[k | wide * TRACE_BIN_WIDE];
+
+			if (k == EV_PHASE || k == EV_FOOTPRINT)
+				continue;	/* named: size 0, the careful path */
+			sh->payload = wide ? 9 : 5;
+			sh->size = (unsigned char)(sh->payload + payload[k]);
+			sh->kind = (unsigned char)k;
+			sh->dt_mask = wide ? UINT64_MAX : UINT32_MAX;
+			switch (k) {
+			case EV_READ:
+			case EV_WRITE:
+				sh->first = 1;
+				sh->io = sh->third = UINT64_MAX;
+				sh->align1 = 511;
+				sh->add2 = rules->page_mask;
+				sh->shift2 = (unsigned char)rules->page_shift;
+				sh->mask2 = UINT64_MAX;
+				sh->lim2 = rules->mem_pages;
+				break;
+			case EV_TOUCH:
+			case EV_FREE:
+				sh->pages = UINT64_MAX;
+				sh->lim1 = rules->mem_pages;
+				sh->or2 = sh->lim2 = 1;
+				break;
+			default:	/* mmap, munmap, mapdup */
+				sh->map = UINT64_MAX;
+				sh->third = k == EV_MUNMAP ? 0 : UINT64_MAX;
+				sh->lim1 = sh->lim2 = UINT64_MAX;
+				sh->align1 = sh->align2 = rules->page_mask;
+				sh->mask2 = UINT64_MAX;
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * Decode the fixed-size record at @p (its shape @sh) into @ev; whether it
+ * keeps its kind's rule and its time stays within 64 bits.  Loads reach
+ * 34 bytes past @p, within the buffer's slack at the end of the data;
+ * what lies past the record is masked off.
+ */
+static inline int decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size,
+			       const unsigned char *p, uint64_t prev, struct trace_event *ev)
+{
+	const unsigned char *q = p + sh->payload, *at = q + sh->first;
+	uint64_t a = le64(at), b = le64(at + 8), c = le64(at + 16) & sh->third;
+	uint64_t t = prev + (le64(p + 1) & sh->dt_mask);
+	uint64_t lim1 = sh->lim1 | (dev_size[q[0]] & sh->io);
+	uint64_t n2 = (((b + sh->add2) >> sh->shift2) & sh->mask2) | sh->or2;
+
+	ev->time_us = t;
+	ev->kind = (enum trace_kind)sh->kind;
+	ev->dev = q[0] & (uint32_t)sh->io;
+	ev->offset = (a & sh->io) | (c & sh->map);
+	ev->length = b & (sh->io | sh->map);
+	ev->page = (c & sh->io) | (a & sh->pages);
+	ev->count = b & sh->pages;
+	ev->addr = a & sh->map;
+	ev->name[0] = '\0';
+	return trace_span_ok(a, b, lim1, sh->align1) &
+	       trace_span_ok(c, n2, sh->lim2, sh->align2) & (t >= prev);
+}
+
+/*
+ * The record the fast path refused, alone in the batch: a named one, or
+ * bad data to report.
+ */
+static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t have)
+{
+	const unsigned char *p = r->buf + r->pos;
+	unsigned kind_byte = p[0], kind = kind_byte & ~(unsigned)TRACE_BIN_WIDE;
+	unsigned delta = kind_byte & TRACE_BIN_WIDE ? 9 : 5;
+	struct trace_event *ev = &r->batch[0];
+	size_t size, name_len;
 	uint64_t dt;
 
-	if (have < TRACE_BIN_REC_MAX) {
-		long n;
-
-		r->place_off = r->base + r->pos;
-		n = reader_fill(r, TRACE_BIN_REC_MAX);
-		if (n <= 0)
-			return (int)n;	/* 0: the clean end, -1: reported */
-		have = (size_t)n;
-	}
-	p = r->buf + r->pos;
-	kind_byte = p[0];
-	kind = kind_byte & ~(unsigned)TRACE_BIN_WIDE;
 	if (kind >= EV_NR_KINDS)
 		return bad_record(r, "unknown event kind 0x%02x", kind_byte);
-	size = (kind_byte & TRACE_BIN_WIDE ? 9 : 5) + payload[kind];
-	if (kind == EV_PHASE || kind == EV_FOOTPRINT) {
-		if (size > have)
-			goto truncated;
-		name_len = p[size - 1];
-		if (!name_len || name_len >= TRACE_NAME_MAX)
-			return bad_record(r, "name length %u not within 1..63", (unsigned)name_len);
-		size += name_len;
-	}
+	size = delta + payload[kind];
 	if (size > have)
 		goto truncated;
-	if (kind_byte & TRACE_BIN_WIDE) {
-		dt = le64(p + 1);
-		p += 9;
-	} else {
-		dt = le32(p + 1);
-		p += 5;
-	}
+	dt = kind_byte & TRACE_BIN_WIDE ? le64(p + 1) : le32(p + 1);
 	if (dt > UINT64_MAX - r->prev_time)
 		return bad_record(r, "time overflows 64 bits");
+	if (kind != EV_PHASE && kind != EV_FOOTPRINT) {
+		/* Refused for its rule: decode it to say which part broke. */
+		decode_fixed(&r->shapes[kind_byte], r->rules.dev_size, p, r->prev_time, ev);
+		return bad_event(r, ev);
+	}
+	name_len = p[size - 1];
+	if (!name_len || name_len >= TRACE_NAME_MAX)
+		return bad_record(r, "name length %u not within 1..63", (unsigned)name_len);
+	size += name_len;
+	if (size > have)
+		goto truncated;
 	ev->time_us = r->prev_time + dt;
 	ev->kind = (enum trace_kind)kind;
-	/* Decode and check in one switch: one hard-to-predict branch per event. */
-	switch (kind) {
-	case EV_READ:
-	case EV_WRITE:
-		ev->dev = p[0];
-		ev->offset = le64(p + 1);
-		ev->length = le64(p + 9);
-		ev->page = le64(p + 17);
-		ev->count = ev->addr = 0;
-		ev->name[0] = '\0';
-		if (!trace_io_ok(&r->rules, ev))
-			return bad_event(r, ev);
-		break;
-	case EV_TOUCH:
-	case EV_FREE:
-		ev->page = le64(p);
-		ev->count = le64(p + 8);
-		ev->dev = 0;
-		ev->offset = ev->length = ev->addr = 0;
-		ev->name[0] = '\0';
-		if (!trace_pages_ok(&r->rules, ev->page, ev->count))
-			return bad_event(r, ev);
-		break;
-	case EV_MMAP:
-	case EV_MAPDUP:
-	case EV_MUNMAP:
-		ev->addr = le64(p);
-		ev->length = le64(p + 8);
-		ev->offset = kind == EV_MUNMAP ? 0 : le64(p + 16);
-		ev->dev = 0;
-		ev->page = ev->count = 0;
-		ev->name[0] = '\0';
-		if (!trace_map_ok(&r->rules, ev))
-			return bad_event(r, ev);
-		break;
-	default:	/* phase, footprint: rare, checked in full */
-		if (decode_named(r, ev, kind, p, name_len))
-			return -1;
-		break;
-	}
+	if (decode_named(r, ev, kind, p + delta, name_len))
+		return -1;
 	r->prev_time = ev->time_us;
 	r->pos += size;
 	r->record++;
+	r->nr = 1;
 	return 1;
 
 truncated:
 	return bad_record(r, "truncated record: the file ends %u bytes into it", (unsigned)have);
+}
+
+int binary_fill(struct trace_reader *r)
+{
+	const unsigned char *buf;
+	const uint64_t *dev_size = r->rules.dev_size;
+	struct trace_event *ev = r->batch;
+	size_t pos, end;
+	uint64_t prev = r->prev_time;
+	unsigned n = 0;
+
+	if (r->end - r->pos < TRACE_BIN_REC_MAX) {
+		long got;
+
+		r->place_off = r->base + r->pos;
+		got = reader_fill(r, TRACE_BIN_REC_MAX);
+		if (got <= 0)
+			return (int)got;	/* 0: the clean end, -1: reported */
+	}
+	/* Locals, not r's fields: the loop keeps them in registers. */
+	buf = r->buf;
+	pos = r->pos;
+	end = r->end;
+	while (n < TRACE_BATCH) {
+		const unsigned char *p = buf + pos;
+		const struct rec_shape *sh = &r->shapes[p[0]];
+
+		/* A named or bad kind (size 0) or a record past the data. */
+		if (sh->size - 1u >= end - pos ||
+		    !decode_fixed(sh, dev_size, p, prev, ev))
+			break;
+		prev = ev->time_us;
+		pos += sh->size;
+		ev++;
+		n++;
+	}
+	r->pos = pos;
+	r->prev_time = prev;
+	r->record += n;
+	r->nr = n;
+	return n ? 1 : fill_careful(r, end - pos);
 }
 
 size_t binary_format_event(const struct trace_event *ev, uint64_t prev_time,

@@ -55,41 +55,47 @@ int header_parser_finish(struct header_parser *p, char *why, size_t len);
 struct trace_rules {
 	const struct trace_header *h;
 	uint64_t mem_pages;
+	uint64_t page_mask;
 	unsigned page_shift;
+	uint64_t dev_size[256];		/* by device byte; 0 past nr_devices */
 };
 
 void trace_rules_init(struct trace_rules *rules, const struct trace_header *h);
 
 /*
+ * Every event rule is made of spans: @n units from @x end at or below
+ * @lim, @n is not 0, and @x and @n are multiples of @align + 1.  Tests are
+ * joined with & rather than &&, so that the binary decoder can evaluate
+ * a span for any kind without branching on the kind.
+ */
+static inline int trace_span_ok(uint64_t x, uint64_t n, uint64_t lim, uint64_t align)
+{
+	return (x <= lim) & (n - 1 < lim - x) & !((x | n) & align);
+}
+
+/*
  * The event rules, one test per kind: these define what is valid.  The
- * decoders call them on their hot paths; trace_validate_event calls them
- * too and, when one fails, says which part of it.
+ * text decoder calls them on its hot path, the binary decoder checks the
+ * same spans with parameters per kind (trace_binary.c), and
+ * trace_validate_event says which part of a rule failed.
  */
 static inline int trace_pages_ok(const struct trace_rules *r, uint64_t page, uint64_t n)
 {
-	return n && page < r->mem_pages && n <= r->mem_pages - page;
+	return trace_span_ok(page, n, r->mem_pages, 0);
 }
 
 static inline int trace_io_ok(const struct trace_rules *r, const struct trace_event *ev)
 {
-	const struct trace_device *d;
-
-	if (ev->dev >= r->h->nr_devices)
-		return 0;
-	d = &r->h->devices[ev->dev];
-	return ev->length && !((ev->offset | ev->length) & 511) &&
-	       ev->offset <= d->size && ev->length <= d->size - ev->offset &&
-	       trace_pages_ok(r, ev->page,
-			      (ev->length + r->h->page_size - 1) >> r->page_shift);
+	return trace_span_ok(ev->offset, ev->length, r->dev_size[ev->dev & 255], 511) &
+	       (ev->dev < 256) &
+	       trace_pages_ok(r, ev->page, (ev->length + r->page_mask) >> r->page_shift);
 }
 
+/* No wrap past 2^64 - 1 in the address space or in the file. */
 static inline int trace_map_ok(const struct trace_rules *r, const struct trace_event *ev)
 {
-	uint64_t mask = r->h->page_size - 1;
-
-	return ev->length && !((ev->addr | ev->length | ev->offset) & mask) &&
-	       ev->length <= UINT64_MAX - ev->addr &&
-	       ev->length <= UINT64_MAX - ev->offset;
+	return trace_span_ok(ev->addr, ev->length, UINT64_MAX, r->page_mask) &
+	       trace_span_ok(ev->offset, ev->length, UINT64_MAX, r->page_mask);
 }
 /* 0 if @ev may follow an event at @prev_time, else -1 and the reason. */
 int trace_validate_event(const struct trace_rules *rules, uint64_t prev_time,
@@ -100,6 +106,29 @@ int trace_device_index(const struct trace_header *h, const char *name);
 
 /* ---- the reader (trace_reader.c) and the two decoders ---- */
 enum reader_place { AT_FILE, AT_BYTE, AT_LINE, AT_HEADER_LINE, AT_RECORD };
+
+/*
+ * What the binary decoder needs to know of a kind byte (trace_binary.c):
+ * where the kind keeps its fields, which event fields they fill, and the
+ * parameters of the two spans its rule checks.  Indexed by the kind byte;
+ * size 0 marks the bytes the fast path leaves to the careful one (named
+ * kinds, bad kinds).
+ */
+struct rec_shape {
+	unsigned char size;		/* record bytes */
+	unsigned char payload;		/* payload offset: 5 or 9 */
+	unsigned char first;		/* offset of the first u64 in the payload */
+	unsigned char kind;
+	unsigned char shift2;		/* second span's count: (b + add2) >> shift2 */
+	uint64_t dt_mask;		/* u32 or u64 time delta */
+	uint64_t io, pages, map;	/* ~0 for the kind's class, else 0 */
+	uint64_t third;			/* ~0 if the kind has a third u64 */
+	uint64_t lim1, align1;		/* first span: (a, b); lim1 | device size */
+	uint64_t add2, mask2, or2;	/* second span: (c, ((b + add2) >> shift2 & mask2) | or2) */
+	uint64_t lim2, align2;
+};
+
+#define TRACE_BATCH 64			/* events decoded per refill of the batch */
 
 struct trace_reader {
 	gzFile gz;
@@ -117,6 +146,9 @@ struct trace_reader {
 	uint64_t record;	/* binary: index of the record being read */
 	uint64_t place_off;	/* binary: stream offset of that record/line */
 	uint64_t prev_time;
+	unsigned next, nr;	/* events handed out of batch[], events in it */
+	struct trace_event batch[TRACE_BATCH];
+	struct rec_shape shapes[256];	/* binary: by kind byte */
 	char err[1024];
 };
 
@@ -129,10 +161,14 @@ long reader_fill(struct trace_reader *r, size_t want);
 void reader_fail(struct trace_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Decoders: fill r->batch with r->nr >= 1 events and return 1; 0 at the
+ * clean end; -1 after reporting bad data. */
 int text_read_header(struct trace_reader *r);
-int text_next(struct trace_reader *r, struct trace_event *ev);
+int text_fill(struct trace_reader *r);
 int binary_read_header(struct trace_reader *r);
-int binary_next(struct trace_reader *r, struct trace_event *ev);
+int binary_fill(struct trace_reader *r);
+/* The binary decoder's per-kind table, from the header's rules. */
+void binary_shapes_init(struct trace_reader *r);
 
 /* ---- encoders (trace_text.c, trace_binary.c) ---- */
 /* Binary encoding of @ev after an event at @prev_time; returns bytes used. */

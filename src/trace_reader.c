@@ -115,7 +115,7 @@ static struct trace_reader *reader_start(gzFile gz, const char *name,
 
 	if (r) {
 		r->path = strdup(name);
-		r->buf = malloc(TRACE_BUF_SIZE + TRACE_BUF_SLACK);
+		r->buf = calloc(1, TRACE_BUF_SIZE + TRACE_BUF_SLACK);
 	}
 	if (!r || !r->path || !r->buf) {
 		snprintf(err, errlen, "%s: out of memory", name);
@@ -144,6 +144,8 @@ static struct trace_reader *reader_start(gzFile gz, const char *name,
 		return NULL;
 	}
 	trace_rules_init(&r->rules, &r->h);
+	if (r->binary)
+		binary_shapes_init(r);
 	return r;
 }
 
@@ -180,11 +182,20 @@ int trace_is_binary(const struct trace_reader *r)
 	return r->binary;
 }
 
-int trace_next(struct trace_reader *r, struct trace_event *ev)
+int trace_next(struct trace_reader *r, const struct trace_event **ev)
 {
-	if (r->failed)
-		return -1;
-	return r->binary ? binary_next(r, ev) : text_next(r, ev);
+	if (r->next == r->nr) {
+		int rc;
+
+		if (r->failed)
+			return -1;
+		r->next = r->nr = 0;
+		rc = r->binary ? binary_fill(r) : text_fill(r);
+		if (rc <= 0)
+			return rc;
+	}
+	*ev = &r->batch[r->next++];
+	return 1;
 }
 
 const char *trace_error(const struct trace_reader *r)

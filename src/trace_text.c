@@ -186,7 +186,7 @@ static const int kind_nfields[EV_NR_KINDS] = {
 #define BAD_NUMBER(what, w) \
 	(reader_fail(r, "%s: %s '%.40s' is not a number", trace_kind_names[k], what, w), -1)
 
-int text_next(struct trace_reader *r, struct trace_event *ev)
+static int text_next(struct trace_reader *r, struct trace_event *ev)
 {
 	char *line, *w[7], why[512];
 	int n, k, dev;
@@ -316,4 +316,12 @@ size_t trace_format_event(const struct trace_header *h,
 		break;
 	}
 	return n > 0 ? (size_t)n : 0;
+}
+
+int text_fill(struct trace_reader *r)
+{
+	int rc = text_next(r, &r->batch[0]);
+
+	r->nr = rc > 0;
+	return rc;
 }

@@ -33,11 +33,16 @@ int trace_device_index(const struct trace_header *h, const char *name)
 
 void trace_rules_init(struct trace_rules *rules, const struct trace_header *h)
 {
+	unsigned i;
+
 	rules->h = h;
 	rules->page_shift = 0;
 	while (h->page_size >> rules->page_shift > 1)
 		rules->page_shift++;
 	rules->mem_pages = h->memory >> rules->page_shift;
+	rules->page_mask = h->page_size - 1;
+	for (i = 0; i < 256; i++)
+		rules->dev_size[i] = i < h->nr_devices ? h->devices[i].size : 0;
 }
 
 typedef unsigned long long ull;

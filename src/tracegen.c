@@ -228,6 +228,7 @@ int trace_generate(const struct gen_profile *p, const char *out,
 {
 	struct trace_reader *r;
 	struct trace_header h;
+	const struct trace_event *in;
 	struct trace_event ev;
 	struct gen g;
 	unsigned d;
@@ -259,8 +260,8 @@ int trace_generate(const struct gen_profile *p, const char *out,
 	ev = (struct trace_event){ .kind = EV_MMAP, .addr = 0x60000000, .length = p->memory };
 	if (emit(&g, &ev))
 		goto fail;
-	while ((more = trace_next(r, &ev)) > 0)
-		if (gen_event(&g, &ev))
+	while ((more = trace_next(r, &in)) > 0)
+		if (gen_event(&g, in))
 			goto fail;
 	if (more < 0) {
 		snprintf(err, errlen, "%s", trace_error(r));

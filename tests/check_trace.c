@@ -112,7 +112,7 @@ static void assert_reads_sample(const char *path, const struct trace_header *h, 
 {
 	char err[1024] = "";
 	struct trace_reader *r = trace_open(path, err, sizeof(err));
-	struct trace_event ev;
+	const struct trace_event *ev;
 	size_t i;
 
 	ck_assert_msg(r != NULL, "%s", err);
@@ -122,15 +122,15 @@ static void assert_reads_sample(const char *path, const struct trace_header *h, 
 		const struct trace_event *want = &sample[i];
 
 		ck_assert_int_eq(trace_next(r, &ev), 1);
-		ck_assert_uint_eq(ev.time_us, want->time_us);
-		ck_assert_int_eq(ev.kind, want->kind);
-		ck_assert_uint_eq(ev.dev, want->dev);
-		ck_assert_uint_eq(ev.page, want->page);
-		ck_assert_uint_eq(ev.count, want->count);
-		ck_assert_uint_eq(ev.offset, want->offset);
-		ck_assert_uint_eq(ev.length, want->length);
-		ck_assert_uint_eq(ev.addr, want->addr);
-		ck_assert_str_eq(ev.name, want->name);
+		ck_assert_uint_eq(ev->time_us, want->time_us);
+		ck_assert_int_eq(ev->kind, want->kind);
+		ck_assert_uint_eq(ev->dev, want->dev);
+		ck_assert_uint_eq(ev->page, want->page);
+		ck_assert_uint_eq(ev->count, want->count);
+		ck_assert_uint_eq(ev->offset, want->offset);
+		ck_assert_uint_eq(ev->length, want->length);
+		ck_assert_uint_eq(ev->addr, want->addr);
+		ck_assert_str_eq(ev->name, want->name);
 	}
 	ck_assert_int_eq(trace_next(r, &ev), 0);
 	ck_assert_int_eq(trace_next(r, &ev), 0);
@@ -160,7 +160,7 @@ START_TEST(convert_chain)
 	char a[512], b[512], err[1024] = "";
 	struct trace_reader *r;
 	struct trace_writer *w;
-	struct trace_event ev;
+	const struct trace_event *ev;
 	int i;
 
 	sample_header(&h);
@@ -174,7 +174,7 @@ START_TEST(convert_chain)
 		w = trace_writer_open(b, trace_header(r), err, sizeof(err));
 		ck_assert_msg(w != NULL, "%s", err);
 		while (trace_next(r, &ev) > 0)
-			ck_assert_int_eq(trace_write(w, &ev), 0);
+			ck_assert_int_eq(trace_write(w, ev), 0);
 		trace_close(r);
 		ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), 0);
 		assert_reads_sample(b, &h, i % 2);

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[1024], line[TRACE_EVENT_TEXT_MAX];
 	struct trace_reader *r;
-	struct trace_event ev;
+	const struct trace_event *ev;
 	FILE *f = tmpfile();
 	int fd;
 
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	while (trace_next(r, &ev) > 0)
-		if (trace_format_event(trace_header(r), &ev, line, sizeof(line)) >= sizeof(line))
+		if (trace_format_event(trace_header(r), ev, line, sizeof(line)) >= sizeof(line))
 			abort();
 	trace_close(r);
 	return 0;
