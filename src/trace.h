@@ -70,12 +70,32 @@ struct trace_reader *trace_open(const char *path, char *err, size_t errlen);
 const struct trace_header *trace_header(const struct trace_reader *r);
 
 /*
+ * The decoded events a reader holds: every reader starts with one, so
+ * that trace_next can hand out events without a call (as getc does).
+ */
+struct trace_batch {
+	const struct trace_event *ev;
+	unsigned next, nr;		/* handed out, held */
+};
+
+/* Decode the next batch: trace_next's slow path. */
+int trace_next_batch(struct trace_reader *r, const struct trace_event **ev);
+
+/*
  * Next event: 1 and *ev pointing at it, 0 at a clean end, -1 on bad data
  * with the message (file, line or record index and byte offset, what is
  * wrong) in trace_error().  The event lives in the reader and stays valid
  * until the next call on @r: events are decoded in batches, not copied.
  */
-int trace_next(struct trace_reader *r, const struct trace_event **ev);
+static inline int trace_next(struct trace_reader *r, const struct trace_event **ev)
+{
+	struct trace_batch *b = (struct trace_batch *)(void *)r;
+
+	if (b->next == b->nr)
+		return trace_next_batch(r, ev);
+	*ev = &b->ev[b->next++];
+	return 1;
+}
 const char *trace_error(const struct trace_reader *r);
 
 void trace_close(struct trace_reader *r);

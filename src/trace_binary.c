@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,49 +223,58 @@ static __attribute__((noinline)) int decode_named(struct trace_reader *r,
  *
  *	kind		a	b	c	first span	second span
  *	read, write	offset	length	page	(a, b) device	(c, pages of b) memory
- *	touch, free	page	count	-	(a, b) memory	none: (0, 1) of 1
+ *	touch, free	page	count	-	(a, b) memory	(0, b) 2^64: holds
  *	mmap, mapdup	addr	length	offset	(a, b) 2^64	(c, b) 2^64
  *	munmap		addr	length	-	(a, b) 2^64	(0, b) 2^64
  */
+#define SLOTS(sh, fa, fb, fc) do {					\
+	(sh)->slot[0] = offsetof(struct trace_event, fa);		\
+	(sh)->slot[1] = offsetof(struct trace_event, fb);		\
+	(sh)->slot[2] = offsetof(struct trace_event, fc);		\
+} while (0)
+
 void binary_shapes_init(struct trace_reader *r)
 {
 	const struct trace_rules *rules = &r->rules;
 	unsigned k, wide;
 
 	memset(r->shapes, 0, sizeof(r->shapes));
+	memset(r->rec_size, 0, sizeof(r->rec_size));
 	for (k = 0; k < EV_NR_KINDS; k++) {
 		for (wide = 0; wide < 2; wide++) {
 			struct rec_shape *sh = &r->shapes[k | wide * TRACE_BIN_WIDE];
 
 			if (k == EV_PHASE || k == EV_FOOTPRINT)
 				continue;	/* named: size 0, the careful path */
-			sh->payload = wide ? 9 : 5;
-			sh->size = (unsigned char)(sh->payload + payload[k]);
+			sh->at = wide ? 9 : 5;
+			r->rec_size[k | wide * TRACE_BIN_WIDE] = (unsigned char)(sh->at + payload[k]);
+			sh->lim2 = UINT64_MAX;
 			sh->kind = (unsigned char)k;
 			sh->dt_mask = wide ? UINT64_MAX : UINT32_MAX;
+			sh->dev_base = 256;
 			switch (k) {
 			case EV_READ:
 			case EV_WRITE:
-				sh->first = 1;
-				sh->io = sh->third = UINT64_MAX;
+				sh->at++;	/* after the device byte */
+				sh->dev_mask = 0xff;
+				sh->dev_base = 0;
+				sh->third = UINT64_MAX;
 				sh->align1 = 511;
 				sh->add2 = rules->page_mask;
-				sh->shift2 = (unsigned char)rules->page_shift;
-				sh->mask2 = UINT64_MAX;
+				sh->shift2 = rules->page_shift;
 				sh->lim2 = rules->mem_pages;
+				SLOTS(sh, offset, length, page);
 				break;
 			case EV_TOUCH:
 			case EV_FREE:
-				sh->pages = UINT64_MAX;
 				sh->lim1 = rules->mem_pages;
-				sh->or2 = sh->lim2 = 1;
+				SLOTS(sh, page, count, addr);	/* c: 0 */
 				break;
 			default:	/* mmap, munmap, mapdup */
-				sh->map = UINT64_MAX;
 				sh->third = k == EV_MUNMAP ? 0 : UINT64_MAX;
-				sh->lim1 = sh->lim2 = UINT64_MAX;
-				sh->align1 = sh->align2 = rules->page_mask;
-				sh->mask2 = UINT64_MAX;
+				sh->lim1 = UINT64_MAX;
+				sh->align1 = sh->align2 = (uint32_t)rules->page_mask;
+				SLOTS(sh, addr, length, offset);	/* munmap's c: 0 */
 				break;
 			}
 		}
@@ -278,25 +288,31 @@ void binary_shapes_init(struct trace_reader *r)
  * what lies past the record is masked off.
  */
 static inline int decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size,
-			       const unsigned char *p, uint64_t prev, struct trace_event *ev)
+			       const unsigned char *p, uint64_t *prev, struct trace_event *ev)
 {
-	const unsigned char *q = p + sh->payload, *at = q + sh->first;
+	const unsigned char *at = p + sh->at;
 	uint64_t a = le64(at), b = le64(at + 8), c = le64(at + 16) & sh->third;
-	uint64_t t = prev + (le64(p + 1) & sh->dt_mask);
-	uint64_t lim1 = sh->lim1 | (dev_size[q[0]] & sh->io);
-	uint64_t n2 = (((b + sh->add2) >> sh->shift2) & sh->mask2) | sh->or2;
+	uint64_t t = *prev + (le64(p + 1) & sh->dt_mask);
+	/* read, write: the device byte; the others: the empty entry 256 */
+	unsigned dev = (at[-1] & sh->dev_mask) + sh->dev_base;
+	uint64_t lim1 = sh->lim1 | dev_size[dev];
+	uint64_t n2 = (b + sh->add2) >> sh->shift2;
+	char *f = (char *)ev;
 
 	ev->time_us = t;
 	ev->kind = (enum trace_kind)sh->kind;
-	ev->dev = q[0] & (uint32_t)sh->io;
-	ev->offset = (a & sh->io) | (c & sh->map);
-	ev->length = b & (sh->io | sh->map);
-	ev->page = (c & sh->io) | (a & sh->pages);
-	ev->count = b & sh->pages;
-	ev->addr = a & sh->map;
+	ev->dev = dev & 255;
+	/* The fields no kind's slot fills stay 0; then a, b and c land. */
+	ev->page = ev->count = ev->offset = ev->length = ev->addr = 0;
+	*(uint64_t *)(void *)(f + sh->slot[2]) = c;
+	*(uint64_t *)(void *)(f + sh->slot[0]) = a;
+	*(uint64_t *)(void *)(f + sh->slot[1]) = b;
 	ev->name[0] = '\0';
-	return trace_span_ok(a, b, lim1, sh->align1) &
-	       trace_span_ok(c, n2, sh->lim2, sh->align2) & (t >= prev);
+	if (!(trace_span_ok(a, b, lim1, sh->align1) &
+	      trace_span_ok(c, n2, sh->lim2, sh->align2) & (t >= *prev)))
+		return 0;
+	*prev = t;
+	return 1;
 }
 
 /*
@@ -321,8 +337,10 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	if (dt > UINT64_MAX - r->prev_time)
 		return bad_record(r, "time overflows 64 bits");
 	if (kind != EV_PHASE && kind != EV_FOOTPRINT) {
+		uint64_t prev = r->prev_time;
+
 		/* Refused for its rule: decode it to say which part broke. */
-		decode_fixed(&r->shapes[kind_byte], r->rules.dev_size, p, r->prev_time, ev);
+		decode_fixed(&r->shapes[kind_byte], r->rules.dev_size, p, &prev, ev);
 		return bad_event(r, ev);
 	}
 	name_len = p[size - 1];
@@ -338,7 +356,7 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	r->prev_time = ev->time_us;
 	r->pos += size;
 	r->record++;
-	r->nr = 1;
+	r->out.nr = 1;
 	return 1;
 
 truncated:
@@ -349,10 +367,10 @@ int binary_fill(struct trace_reader *r)
 {
 	const unsigned char *buf;
 	const uint64_t *dev_size = r->rules.dev_size;
-	struct trace_event *ev = r->batch;
-	size_t pos, end;
+	struct trace_event *ev = r->batch, *ev_end = r->batch + TRACE_BATCH;
+	size_t pos, end, size;
 	uint64_t prev = r->prev_time;
-	unsigned n = 0;
+	unsigned n;
 
 	if (r->end - r->pos < TRACE_BIN_REC_MAX) {
 		long got;
@@ -366,23 +384,21 @@ int binary_fill(struct trace_reader *r)
 	buf = r->buf;
 	pos = r->pos;
 	end = r->end;
-	while (n < TRACE_BATCH) {
+	for (; ev < ev_end; ev++) {
 		const unsigned char *p = buf + pos;
-		const struct rec_shape *sh = &r->shapes[p[0]];
 
 		/* A named or bad kind (size 0) or a record past the data. */
-		if (sh->size - 1u >= end - pos ||
-		    !decode_fixed(sh, dev_size, p, prev, ev))
+		size = r->rec_size[p[0]];
+		if (size - 1 >= end - pos ||
+		    !decode_fixed(&r->shapes[p[0]], dev_size, p, &prev, ev))
 			break;
-		prev = ev->time_us;
-		pos += sh->size;
-		ev++;
-		n++;
+		pos += size;
 	}
+	n = (unsigned)(ev - r->batch);
 	r->pos = pos;
 	r->prev_time = prev;
 	r->record += n;
-	r->nr = n;
+	r->out.nr = n;
 	return n ? 1 : fill_careful(r, end - pos);
 }
 

@@ -57,7 +57,7 @@ struct trace_rules {
 	uint64_t mem_pages;
 	uint64_t page_mask;
 	unsigned page_shift;
-	uint64_t dev_size[256];		/* by device byte; 0 past nr_devices */
+	uint64_t dev_size[257];		/* by device byte; 0 past nr_devices */
 };
 
 void trace_rules_init(struct trace_rules *rules, const struct trace_header *h);
@@ -110,27 +110,28 @@ enum reader_place { AT_FILE, AT_BYTE, AT_LINE, AT_HEADER_LINE, AT_RECORD };
 /*
  * What the binary decoder needs to know of a kind byte (trace_binary.c):
  * where the kind keeps its fields, which event fields they fill, and the
- * parameters of the two spans its rule checks.  Indexed by the kind byte;
- * size 0 marks the bytes the fast path leaves to the careful one (named
- * kinds, bad kinds).
+ * parameters of the two spans its rule checks.  Indexed by the kind byte,
+ * beside the record sizes (rec_size), where 0 marks the bytes the fast
+ * path leaves to the careful one: named kinds, bad kinds.
  */
 struct rec_shape {
-	unsigned char size;		/* record bytes */
-	unsigned char payload;		/* payload offset: 5 or 9 */
-	unsigned char first;		/* offset of the first u64 in the payload */
+	unsigned char at;		/* offset of the first u64, a */
 	unsigned char kind;
-	unsigned char shift2;		/* second span's count: (b + add2) >> shift2 */
+	unsigned char slot[3];		/* event fields of a, b, c: offsetof */
+	unsigned char dev_mask;		/* 0xff for read and write */
+	unsigned short dev_base;	/* 256 (no device) for the other kinds */
 	uint64_t dt_mask;		/* u32 or u64 time delta */
-	uint64_t io, pages, map;	/* ~0 for the kind's class, else 0 */
-	uint64_t third;			/* ~0 if the kind has a third u64 */
-	uint64_t lim1, align1;		/* first span: (a, b); lim1 | device size */
-	uint64_t add2, mask2, or2;	/* second span: (c, ((b + add2) >> shift2 & mask2) | or2) */
-	uint64_t lim2, align2;
+	uint64_t third;			/* ~0 if the kind has a third u64, c */
+	uint64_t lim1;			/* first span (a, b): lim1 | device size */
+	uint64_t add2, lim2;		/* second span: (c, (b + add2) >> shift2) */
+	uint32_t align1, align2;
+	unsigned shift2;
 };
 
 #define TRACE_BATCH 64			/* events decoded per refill of the batch */
 
 struct trace_reader {
+	struct trace_batch out;	/* first: trace_next reads it; ev = batch */
 	gzFile gz;
 	char *path;
 	int binary;
@@ -146,9 +147,11 @@ struct trace_reader {
 	uint64_t record;	/* binary: index of the record being read */
 	uint64_t place_off;	/* binary: stream offset of that record/line */
 	uint64_t prev_time;
-	unsigned next, nr;	/* events handed out of batch[], events in it */
 	struct trace_event batch[TRACE_BATCH];
-	struct rec_shape shapes[256];	/* binary: by kind byte */
+	/* binary: by kind byte; the sizes apart, as the next record's place
+	 * waits on them */
+	unsigned char rec_size[256];
+	struct rec_shape shapes[256];
 	char err[1024];
 };
 

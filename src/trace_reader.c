@@ -123,6 +123,7 @@ static struct trace_reader *reader_start(gzFile gz, const char *name,
 		trace_close(r);
 		return NULL;
 	}
+	r->out.ev = r->batch;
 	r->gz = gz;
 	gzbuffer(gz, GZ_BUFFER);
 	r->place = AT_FILE;
@@ -182,19 +183,18 @@ int trace_is_binary(const struct trace_reader *r)
 	return r->binary;
 }
 
-int trace_next(struct trace_reader *r, const struct trace_event **ev)
+int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
 {
-	if (r->next == r->nr) {
-		int rc;
+	int rc;
 
-		if (r->failed)
-			return -1;
-		r->next = r->nr = 0;
-		rc = r->binary ? binary_fill(r) : text_fill(r);
-		if (rc <= 0)
-			return rc;
-	}
-	*ev = &r->batch[r->next++];
+	if (r->failed)
+		return -1;
+	r->out.next = r->out.nr = 0;
+	rc = r->binary ? binary_fill(r) : text_fill(r);
+	if (rc <= 0)
+		return rc;
+	*ev = &r->batch[0];
+	r->out.next = 1;
 	return 1;
 }
 

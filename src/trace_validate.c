@@ -41,7 +41,7 @@ void trace_rules_init(struct trace_rules *rules, const struct trace_header *h)
 		rules->page_shift++;
 	rules->mem_pages = h->memory >> rules->page_shift;
 	rules->page_mask = h->page_size - 1;
-	for (i = 0; i < 256; i++)
+	for (i = 0; i < 257; i++)
 		rules->dev_size[i] = i < h->nr_devices ? h->devices[i].size : 0;
 }
 
