@@ -47,27 +47,26 @@ static struct trace_reader *open_or_complain(const char *path)
 	return r;
 }
 
-/* Run every event of @r through @fn; EXIT_OK or EXIT_DATA after a message. */
+/*
+ * Run every event of @r through @fn (if any), counting them in *@n;
+ * EXIT_OK or EXIT_DATA after a message.
+ */
 static int each_event(struct trace_reader *r, int (*fn)(void *, const struct trace_event *),
-		      void *arg)
+		      void *arg, ull *n)
 {
 	const struct trace_event *ev;
 	int rc;
 
-	while ((rc = trace_next(r, &ev)) > 0)
+	while ((rc = trace_next(r, &ev)) > 0) {
+		++*n;
 		if (fn && fn(arg, ev))
 			return EXIT_DATA;
+	}
 	if (rc < 0) {
 		msg("%s", trace_error(r));
 		return EXIT_DATA;
 	}
 	return EXIT_OK;
-}
-
-static int count_event(void *arg, const struct trace_event *ev)
-{
-	(*(ull *)arg)++;
-	return 0;
 }
 
 static int trace_check(const char *path)
@@ -78,7 +77,7 @@ static int trace_check(const char *path)
 
 	if (!r)
 		return EXIT_DATA;
-	rc = each_event(r, count_event, &n);
+	rc = each_event(r, NULL, NULL, &n);
 	trace_close(r);
 	if (rc == EXIT_OK)
 		printf("%s: ok, %llu events\n", path, n);
@@ -132,7 +131,7 @@ static int stat_event(void *arg, const struct trace_event *ev)
 	struct dev_stat *d;
 	ull first, last;
 
-	if (!s->events++)
+	if (s->events == 1)	/* each_event counts it before the call */
 		s->first = ev->time_us;
 	s->last = ev->time_us;
 	s->kinds[ev->kind]++;
@@ -218,7 +217,7 @@ static int trace_stat(const char *path)
 	s->h = trace_header(r);
 	while (s->h->page_size >> s->shift > 1)
 		s->shift++;
-	rc = each_event(r, stat_event, s);
+	rc = each_event(r, stat_event, s, &s->events);
 	if (rc == EXIT_OK) {
 		print_header(path, r);
 		printf("events: %llu\n", s->events);
@@ -305,6 +304,7 @@ static int trace_cat(const char *path)
 {
 	struct trace_reader *r = open_or_complain(path);
 	char *text;
+	ull n = 0;
 	int rc;
 
 	if (!r)
@@ -318,7 +318,7 @@ static int trace_cat(const char *path)
 	trace_format_header(trace_header(r), text, TRACE_HEADER_TEXT_MAX);
 	fputs(text, stdout);
 	free(text);
-	rc = each_event(r, cat_event, (void *)trace_header(r));
+	rc = each_event(r, cat_event, (void *)trace_header(r), &n);
 	trace_close(r);
 	if (fflush(stdout) || ferror(stdout)) {
 		msg("error writing standard output");

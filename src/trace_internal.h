@@ -26,11 +26,39 @@ extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
 #define TRACE_BIN_REC_MAX	(1 + 8 + 8 + 1 + TRACE_NAME_MAX)
 
 /*
- * Read buffer: large enough that gzread fills it without an extra copy;
- * the slack after it leaves room for the NUL that ends a last text line.
+ * Input chunks (trace_input.c): large enough that gzread fills them
+ * without an extra copy.  The room before the data holds the unread tail
+ * of the chunk before, up to the largest piece a decoder asks for in one
+ * piece (the binary header block); the slack after it leaves room for the
+ * NUL that ends a last text line and for the binary decoder's loads past
+ * the last record.
  */
-#define TRACE_BUF_SIZE		(512 * 1024)
+#define INPUT_CHUNK		(256 * 1024)
+#define INPUT_HEAD		(TRACE_BIN_HEADER_MAX + 64)
 #define TRACE_BUF_SLACK		64
+
+/* ---- input (trace_input.c) ---- */
+struct input_chunk {
+	unsigned char *data;	/* INPUT_HEAD bytes of room before it */
+	size_t len;
+	int end;		/* the data ends after this chunk, cleanly or not */
+	int errnum;		/* zlib's error after the good bytes, or Z_OK */
+	int sys_errno;		/* errno, for Z_ERRNO */
+	char why[256];		/* zlib's message */
+};
+
+struct trace_input;
+
+/* Start reading @gz ahead (it is closed by input_close); NULL if out of memory. */
+struct trace_input *input_open(gzFile gz);
+/*
+ * The next chunk, waiting for it, with the @carry_len bytes at @carry
+ * (the unread tail of the chunk before) put just before its data; the
+ * chunk before is given back.  Not called again after an end chunk.
+ */
+const struct input_chunk *input_next(struct trace_input *in, const unsigned char *carry,
+				     size_t carry_len);
+void input_close(struct trace_input *in);
 
 /* ---- header (trace_header.c) ---- */
 struct header_parser {
@@ -132,14 +160,15 @@ struct rec_shape {
 
 struct trace_reader {
 	struct trace_batch out;	/* first: trace_next reads it; ev = batch */
-	gzFile gz;
+	struct trace_input *in;
 	char *path;
 	int binary;
 	int failed;
-	int eof;		/* gzread said end of data, cleanly */
+	int eof;		/* the data ended cleanly: no more chunks */
+	const struct input_chunk *broken;	/* the data broke after this chunk */
 	struct trace_header h;
 	struct trace_rules rules;
-	unsigned char *buf;	/* TRACE_BUF_SIZE + TRACE_BUF_SLACK */
+	unsigned char *buf;	/* in the current chunk, its carry first */
 	size_t pos, end;	/* unread bytes are buf[pos..end) */
 	uint64_t base;		/* stream offset of buf[0] */
 	enum reader_place place;

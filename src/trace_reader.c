@@ -16,7 +16,7 @@
 
 #include "trace_internal.h"
 
-#define GZ_BUFFER (128 * 1024)
+#define GZ_BUFFER (64 * 1024)	/* zlib reads past its buffer into ours when asked for 2x this */
 
 void reader_fail(struct trace_reader *r, const char *fmt, ...)
 {
@@ -55,54 +55,43 @@ void reader_fail(struct trace_reader *r, const char *fmt, ...)
 	r->failed = 1;
 }
 
-/* gzerror's message without the name of the file zlib puts first. */
-static const char *gz_why(gzFile gz, int *errnum)
+/* Report why the data broke after the good bytes of chunk @c. */
+static void report_broken(struct trace_reader *r, const struct input_chunk *c)
 {
-	const char *why = gzerror(gz, errnum), *colon = strrchr(why, ':');
-
-	return colon && colon[1] == ' ' ? colon + 2 : why;
+	if (r->binary) {	/* the place: where the good data ends */
+		r->place = AT_BYTE;
+		r->place_off = r->base + r->end;
+	}
+	if (c->errnum == Z_BUF_ERROR)	/* zlib's word for a cut-off stream */
+		reader_fail(r, "truncated gzip stream (%s)", c->why);
+	else if (c->errnum == Z_ERRNO)
+		reader_fail(r, "read error: %s", strerror(c->sys_errno));
+	else
+		reader_fail(r, "corrupt gzip stream (%s)", c->why);
 }
 
 long reader_fill(struct trace_reader *r, size_t want)
 {
 	size_t have = r->end - r->pos;
 
-	if (have >= want || r->eof)
-		return (long)have;
-	if (r->pos) {
-		memmove(r->buf, r->buf + r->pos, have);
-		r->base += r->pos;
-		r->pos = 0;
-		r->end = have;
-	}
-	while (r->end < want) {
-		int n = gzread(r->gz, r->buf + r->end, (unsigned)(TRACE_BUF_SIZE - r->end));
-		int errnum;
-		const char *why;
+	while (have < want && !r->eof && !r->broken) {
+		const struct input_chunk *c = input_next(r->in, r->buf + r->pos, have);
 
-		if (n > 0) {
-			r->end += (size_t)n;
-			continue;
-		}
-		/* zlib reports a cut-off stream as Z_BUF_ERROR at its end. */
-		why = gz_why(r->gz, &errnum);
-		if (n == 0 && errnum == Z_OK) {
+		r->base += r->pos;
+		r->buf = c->data - have;
+		r->pos = 0;
+		r->end = have + c->len;
+		have = r->end;
+		if (c->end && c->errnum == Z_OK)
 			r->eof = 1;
-			break;
-		}
-		if (r->binary) {	/* the place: where the good data ends */
-			r->place = AT_BYTE;
-			r->place_off = r->base + r->end;
-		}
-		if (errnum == Z_BUF_ERROR)
-			reader_fail(r, "truncated gzip stream (%s)", why);
-		else if (errnum == Z_ERRNO)
-			reader_fail(r, "read error: %s", strerror(errno));
-		else
-			reader_fail(r, "corrupt gzip stream (%s)", why);
+		else if (c->end)
+			r->broken = c;
+	}
+	if (have < want && r->broken) {
+		report_broken(r, r->broken);
 		return -1;
 	}
-	return (long)(r->end - r->pos);
+	return (long)have;
 }
 
 static struct trace_reader *reader_start(gzFile gz, const char *name,
@@ -115,17 +104,17 @@ static struct trace_reader *reader_start(gzFile gz, const char *name,
 
 	if (r) {
 		r->path = strdup(name);
-		r->buf = calloc(1, TRACE_BUF_SIZE + TRACE_BUF_SLACK);
+		gzbuffer(gz, GZ_BUFFER);
+		r->in = input_open(gz);
 	}
-	if (!r || !r->path || !r->buf) {
+	if (!r || !r->path || !r->in) {
 		snprintf(err, errlen, "%s: out of memory", name);
-		gzclose(gz);
+		if (!r || !r->in)
+			gzclose(gz);
 		trace_close(r);
 		return NULL;
 	}
 	r->out.ev = r->batch;
-	r->gz = gz;
-	gzbuffer(gz, GZ_BUFFER);
 	r->place = AT_FILE;
 	n = reader_fill(r, 1);
 	if (n == 0)
@@ -207,9 +196,7 @@ void trace_close(struct trace_reader *r)
 {
 	if (!r)
 		return;
-	if (r->gz)
-		gzclose_r(r->gz);
-	free(r->buf);
+	input_close(r->in);
 	free(r->path);
 	free(r);
 }
