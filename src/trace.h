@@ -74,8 +74,7 @@ const struct trace_header *trace_header(const struct trace_reader *r);
  * that trace_next can hand out events without a call (as getc does).
  */
 struct trace_batch {
-	const struct trace_event *ev;
-	unsigned next, nr;		/* handed out, held */
+	const struct trace_event *next, *end;	/* not yet handed out */
 };
 
 /* Decode the next batch: trace_next's slow path. */
@@ -91,9 +90,9 @@ static inline int trace_next(struct trace_reader *r, const struct trace_event **
 {
 	struct trace_batch *b = (struct trace_batch *)(void *)r;
 
-	if (b->next == b->nr)
+	if (b->next == b->end)
 		return trace_next_batch(r, ev);
-	*ev = &b->ev[b->next++];
+	*ev = b->next++;
 	return 1;
 }
 const char *trace_error(const struct trace_reader *r);

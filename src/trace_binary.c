@@ -356,7 +356,7 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	r->prev_time = ev->time_us;
 	r->pos += size;
 	r->record++;
-	r->out.nr = 1;
+	r->out.end = r->batch + 1;
 	return 1;
 
 truncated:
@@ -366,7 +366,6 @@ truncated:
 int binary_fill(struct trace_reader *r)
 {
 	const unsigned char *buf;
-	const uint64_t *dev_size = r->rules.dev_size;
 	struct trace_event *ev = r->batch, *ev_end = r->batch + TRACE_BATCH;
 	size_t pos, end, size;
 	uint64_t prev = r->prev_time;
@@ -390,7 +389,7 @@ int binary_fill(struct trace_reader *r)
 		/* A named or bad kind (size 0) or a record past the data. */
 		size = r->rec_size[p[0]];
 		if (size - 1 >= end - pos ||
-		    !decode_fixed(&r->shapes[p[0]], dev_size, p, &prev, ev))
+		    !decode_fixed(&r->shapes[p[0]], r->rules.dev_size, p, &prev, ev))
 			break;
 		pos += size;
 	}
@@ -398,7 +397,7 @@ int binary_fill(struct trace_reader *r)
 	r->pos = pos;
 	r->prev_time = prev;
 	r->record += n;
-	r->out.nr = n;
+	r->out.end = r->batch + n;
 	return n ? 1 : fill_careful(r, end - pos);
 }
 

@@ -159,7 +159,7 @@ struct rec_shape {
 #define TRACE_BATCH 64			/* events decoded per refill of the batch */
 
 struct trace_reader {
-	struct trace_batch out;	/* first: trace_next reads it; ev = batch */
+	struct trace_batch out;	/* first: trace_next reads it; in batch[] */
 	struct trace_input *in;
 	char *path;
 	int binary;
@@ -193,8 +193,8 @@ long reader_fill(struct trace_reader *r, size_t want);
 void reader_fail(struct trace_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Decoders: fill r->batch with r->nr >= 1 events and return 1; 0 at the
- * clean end; -1 after reporting bad data. */
+/* Decoders: fill r->batch with events, r->out.end after the last, and
+ * return 1; 0 at the clean end; -1 after reporting bad data. */
 int text_read_header(struct trace_reader *r);
 int text_fill(struct trace_reader *r);
 int binary_read_header(struct trace_reader *r);

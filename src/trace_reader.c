@@ -114,7 +114,6 @@ static struct trace_reader *reader_start(gzFile gz, const char *name,
 		trace_close(r);
 		return NULL;
 	}
-	r->out.ev = r->batch;
 	r->place = AT_FILE;
 	n = reader_fill(r, 1);
 	if (n == 0)
@@ -178,12 +177,11 @@ int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
 
 	if (r->failed)
 		return -1;
-	r->out.next = r->out.nr = 0;
+	r->out.next = r->out.end = r->batch;
 	rc = r->binary ? binary_fill(r) : text_fill(r);
 	if (rc <= 0)
 		return rc;
-	*ev = &r->batch[0];
-	r->out.next = 1;
+	*ev = r->out.next++;
 	return 1;
 }
 

@@ -322,6 +322,6 @@ int text_fill(struct trace_reader *r)
 {
 	int rc = text_next(r, &r->batch[0]);
 
-	r->out.nr = rc > 0;
+	r->out.end = r->batch + (rc > 0);
 	return rc;
 }
