@@ -55,10 +55,11 @@ static int each_event(struct trace_reader *r, int (*fn)(void *, const struct tra
 		      void *arg, ull *n)
 {
 	const struct trace_event *ev;
+	ull count = 0;
 	int rc;
 
 	while ((rc = trace_next(r, &ev)) > 0) {
-		++*n;
+		*n = ++count;	/* fn may read it */
 		if (fn && fn(arg, ev))
 			return EXIT_DATA;
 	}

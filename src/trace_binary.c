@@ -294,14 +294,14 @@ static inline int decode_fixed(const struct rec_shape *sh, const uint64_t *dev_s
 	uint64_t a = le64(at), b = le64(at + 8), c = le64(at + 16) & sh->third;
 	uint64_t t = *prev + (le64(p + 1) & sh->dt_mask);
 	/* read, write: the device byte; the others: the empty entry 256 */
-	unsigned dev = (at[-1] & sh->dev_mask) + sh->dev_base;
+	size_t dev = (size_t)(at[-1] & sh->dev_mask) + sh->dev_base;
 	uint64_t lim1 = sh->lim1 | dev_size[dev];
 	uint64_t n2 = (b + sh->add2) >> sh->shift2;
 	char *f = (char *)ev;
 
 	ev->time_us = t;
 	ev->kind = (enum trace_kind)sh->kind;
-	ev->dev = dev & 255;
+	ev->dev = (uint32_t)dev & 255;
 	/* The fields no kind's slot fills stay 0; then a, b and c land. */
 	ev->page = ev->count = ev->offset = ev->length = ev->addr = 0;
 	*(uint64_t *)(void *)(f + sh->slot[2]) = c;
@@ -365,9 +365,9 @@ truncated:
 
 int binary_fill(struct trace_reader *r)
 {
-	const unsigned char *buf;
+	const unsigned char *p, *end;
 	struct trace_event *ev = r->batch, *ev_end = r->batch + TRACE_BATCH;
-	size_t pos, end, size;
+	size_t size;
 	uint64_t prev = r->prev_time;
 	unsigned n;
 
@@ -380,25 +380,22 @@ int binary_fill(struct trace_reader *r)
 			return (int)got;	/* 0: the clean end, -1: reported */
 	}
 	/* Locals, not r's fields: the loop keeps them in registers. */
-	buf = r->buf;
-	pos = r->pos;
-	end = r->end;
+	p = r->buf + r->pos;
+	end = r->buf + r->end;
 	for (; ev < ev_end; ev++) {
-		const unsigned char *p = buf + pos;
-
 		/* A named or bad kind (size 0) or a record past the data. */
 		size = r->rec_size[p[0]];
-		if (size - 1 >= end - pos ||
+		if (size - 1 >= (size_t)(end - p) ||
 		    !decode_fixed(&r->shapes[p[0]], r->rules.dev_size, p, &prev, ev))
 			break;
-		pos += size;
+		p += size;
 	}
 	n = (unsigned)(ev - r->batch);
-	r->pos = pos;
+	r->pos = (size_t)(p - r->buf);
 	r->prev_time = prev;
 	r->record += n;
 	r->out.end = r->batch + n;
-	return n ? 1 : fill_careful(r, end - pos);
+	return n ? 1 : fill_careful(r, (size_t)(end - p));
 }
 
 size_t binary_format_event(const struct trace_event *ev, uint64_t prev_time,

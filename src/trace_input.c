@@ -13,13 +13,17 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace_internal.h"
 
-#define NR_CHUNKS 3		/* one decoded, two read ahead */
+#define NR_CHUNKS 6		/* one decoded, the others read ahead */
+/* Wake the reader only when this many chunks are free: fewer wake-ups. */
+#define WAKE_FREE 3
 
 struct trace_input {
 	gzFile gz;
@@ -29,8 +33,48 @@ struct trace_input {
 	unsigned produced, taken, released;	/* chunks, counted from the start */
 	int stop;
 	struct input_chunk ring[NR_CHUNKS];
-	unsigned char *mem[NR_CHUNKS];
+	unsigned char *mem;
 };
+
+/*
+ * The ring lives in one aligned 2 MiB block, which Linux backs with one
+ * huge page when asked: on a virtual machine a TLB miss for every 4 KiB
+ * read costs more than decoding what the page holds.  Anonymous memory
+ * starts zeroed, so the decoder's loads past the data read defined bytes.
+ */
+#define CHUNK_BYTES	(INPUT_HEAD + INPUT_CHUNK + TRACE_BUF_SLACK)
+#define RING_BYTES	((size_t)2 << 20)
+_Static_assert(NR_CHUNKS * CHUNK_BYTES <= RING_BYTES, "the ring fits its block");
+
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+
+static unsigned char *ring_alloc(void)
+{
+	size_t len = 2 * RING_BYTES, lead;
+	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	/* Keep the aligned block; give back what lies before and after it. */
+	lead = (RING_BYTES - (uintptr_t)p % RING_BYTES) % RING_BYTES;
+	if (lead)
+		munmap(p, lead);
+	munmap(p + lead + RING_BYTES, len - lead - RING_BYTES);
+	p += lead;
+#ifdef MADV_HUGEPAGE
+	madvise(p, RING_BYTES, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+static void ring_free(unsigned char *p)
+{
+	if (p)
+		munmap(p, RING_BYTES);
+}
 
 /* gzerror's message without the name of the file zlib puts first. */
 static const char *gz_why(gzFile gz, int *errnum)
@@ -101,13 +145,11 @@ struct trace_input *input_open(gzFile gz)
 	if (!in)
 		return NULL;
 	in->gz = gz;
-	/* Zeroed memory: the decoder's loads may reach past the data. */
-	for (i = 0; i < NR_CHUNKS; i++) {
-		in->mem[i] = calloc(1, INPUT_HEAD + INPUT_CHUNK + TRACE_BUF_SLACK);
-		if (!in->mem[i])
-			goto fail;
-		in->ring[i].data = in->mem[i] + INPUT_HEAD;
-	}
+	in->mem = ring_alloc();
+	if (!in->mem)
+		goto fail;
+	for (i = 0; i < NR_CHUNKS; i++)
+		in->ring[i].data = in->mem + i * CHUNK_BYTES + INPUT_HEAD;
 	pthread_mutex_init(&in->lock, NULL);
 	pthread_cond_init(&in->filled, NULL);
 	pthread_cond_init(&in->emptied, NULL);
@@ -120,8 +162,7 @@ struct trace_input *input_open(gzFile gz)
 	return in;
 
 fail:
-	for (i = 0; i < NR_CHUNKS; i++)
-		free(in->mem[i]);
+	ring_free(in->mem);
 	free(in);
 	return NULL;
 }
@@ -144,15 +185,14 @@ const struct input_chunk *input_next(struct trace_input *in, const unsigned char
 
 	pthread_mutex_lock(&in->lock);
 	in->released = in->taken - 1;
-	pthread_cond_signal(&in->emptied);
+	if (NR_CHUNKS - (in->produced - in->released) >= WAKE_FREE)
+		pthread_cond_signal(&in->emptied);
 	pthread_mutex_unlock(&in->lock);
 	return c;
 }
 
 void input_close(struct trace_input *in)
 {
-	unsigned i;
-
 	if (!in)
 		return;
 	pthread_mutex_lock(&in->lock);
@@ -164,7 +204,6 @@ void input_close(struct trace_input *in)
 	pthread_cond_destroy(&in->filled);
 	pthread_mutex_destroy(&in->lock);
 	gzclose_r(in->gz);
-	for (i = 0; i < NR_CHUNKS; i++)
-		free(in->mem[i]);
+	ring_free(in->mem);
 	free(in);
 }
