@@ -5,6 +5,9 @@
  * inflating and decoding then take the time of the slower of the two, not
  * of both.
  *
+ * The first chunk is small and read by the caller: a trace that fits in
+ * it (a test, a fuzzer's input) costs neither a thread nor the ring.
+ *
  * Each chunk keeps room before its data, so that the unread tail of the
  * previous chunk (a record or line cut in two) can be put in front of it
  * and the decoder always sees its bytes in one piece.
@@ -27,10 +30,14 @@
 
 struct trace_input {
 	gzFile gz;
+	struct input_chunk first;	/* read by the caller */
+	unsigned char *first_mem;
+	int first_taken;
+	int threaded;			/* the reader thread runs (or ran) */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t filled, emptied;
-	unsigned produced, taken, released;	/* chunks, counted from the start */
+	unsigned produced, taken, released;	/* ring chunks, from the start */
 	int stop;
 	struct input_chunk ring[NR_CHUNKS];
 	unsigned char *mem;
@@ -43,6 +50,7 @@ struct trace_input {
  * starts zeroed, so the decoder's loads past the data read defined bytes.
  */
 #define CHUNK_BYTES	(INPUT_HEAD + INPUT_CHUNK + TRACE_BUF_SLACK)
+#define FIRST_CHUNK	(64 * 1024)
 #define RING_BYTES	((size_t)2 << 20)
 _Static_assert(NR_CHUNKS * CHUNK_BYTES <= RING_BYTES, "the ring fits its block");
 
@@ -84,14 +92,14 @@ static const char *gz_why(gzFile gz, int *errnum)
 	return colon && colon[1] == ' ' ? colon + 2 : why;
 }
 
-/* Fill @c from the stream: a whole chunk unless the data ends or breaks. */
-static void fill_chunk(struct trace_input *in, struct input_chunk *c)
+/* Fill @c from the stream with @want bytes, unless the data ends or breaks. */
+static void fill_chunk(struct trace_input *in, struct input_chunk *c, size_t want)
 {
 	c->len = 0;
 	c->end = 0;
 	c->errnum = Z_OK;
-	while (c->len < INPUT_CHUNK) {
-		int n = gzread(in->gz, c->data + c->len, (unsigned)(INPUT_CHUNK - c->len));
+	while (c->len < want) {
+		int n = gzread(in->gz, c->data + c->len, (unsigned)(want - c->len));
 		const char *why;
 
 		if (n > 0) {
@@ -126,7 +134,7 @@ static void *read_ahead(void *arg)
 		c = &in->ring[in->produced % NR_CHUNKS];
 		pthread_mutex_unlock(&in->lock);
 
-		fill_chunk(in, c);
+		fill_chunk(in, c, INPUT_CHUNK);
 
 		pthread_mutex_lock(&in->lock);
 		in->produced++;
@@ -140,14 +148,31 @@ static void *read_ahead(void *arg)
 struct trace_input *input_open(gzFile gz)
 {
 	struct trace_input *in = calloc(1, sizeof(*in));
-	unsigned i;
 
 	if (!in)
 		return NULL;
+	/*
+	 * Zeroed: the decoder's loads may reach past the data.  No room
+	 * before it: nothing comes before the first chunk.
+	 */
+	in->first_mem = calloc(1, FIRST_CHUNK + TRACE_BUF_SLACK);
+	if (!in->first_mem) {
+		free(in);
+		return NULL;
+	}
 	in->gz = gz;
+	in->first.data = in->first_mem;
+	return in;
+}
+
+/* Past the first chunk: the ring and the thread that fills it. */
+static int start_thread(struct trace_input *in)
+{
+	unsigned i;
+
 	in->mem = ring_alloc();
 	if (!in->mem)
-		goto fail;
+		return -1;
 	for (i = 0; i < NR_CHUNKS; i++)
 		in->ring[i].data = in->mem + i * CHUNK_BYTES + INPUT_HEAD;
 	pthread_mutex_init(&in->lock, NULL);
@@ -157,20 +182,26 @@ struct trace_input *input_open(gzFile gz)
 		pthread_cond_destroy(&in->emptied);
 		pthread_cond_destroy(&in->filled);
 		pthread_mutex_destroy(&in->lock);
-		goto fail;
+		ring_free(in->mem);
+		in->mem = NULL;
+		return -1;
 	}
-	return in;
-
-fail:
-	ring_free(in->mem);
-	free(in);
-	return NULL;
+	in->threaded = 1;
+	return 0;
 }
 
 const struct input_chunk *input_next(struct trace_input *in, const unsigned char *carry,
 				     size_t carry_len)
 {
 	struct input_chunk *c;
+
+	if (!in->first_taken) {		/* nothing held, nothing to carry */
+		fill_chunk(in, &in->first, FIRST_CHUNK);
+		in->first_taken = 1;
+		return &in->first;
+	}
+	if (!in->threaded && start_thread(in))
+		return NULL;
 
 	pthread_mutex_lock(&in->lock);
 	while (in->produced == in->taken)
@@ -195,15 +226,18 @@ void input_close(struct trace_input *in)
 {
 	if (!in)
 		return;
-	pthread_mutex_lock(&in->lock);
-	in->stop = 1;
-	pthread_cond_signal(&in->emptied);
-	pthread_mutex_unlock(&in->lock);
-	pthread_join(in->thread, NULL);	/* it ends after at most one chunk */
-	pthread_cond_destroy(&in->emptied);
-	pthread_cond_destroy(&in->filled);
-	pthread_mutex_destroy(&in->lock);
+	if (in->threaded) {
+		pthread_mutex_lock(&in->lock);
+		in->stop = 1;
+		pthread_cond_signal(&in->emptied);
+		pthread_mutex_unlock(&in->lock);
+		pthread_join(in->thread, NULL);	/* it ends after at most one chunk */
+		pthread_cond_destroy(&in->emptied);
+		pthread_cond_destroy(&in->filled);
+		pthread_mutex_destroy(&in->lock);
+		ring_free(in->mem);
+	}
 	gzclose_r(in->gz);
-	ring_free(in->mem);
+	free(in->first_mem);
 	free(in);
 }

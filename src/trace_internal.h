@@ -49,12 +49,13 @@ struct input_chunk {
 
 struct trace_input;
 
-/* Start reading @gz ahead (it is closed by input_close); NULL if out of memory. */
+/* Read @gz, which input_close closes; NULL if out of memory. */
 struct trace_input *input_open(gzFile gz);
 /*
  * The next chunk, waiting for it, with the @carry_len bytes at @carry
  * (the unread tail of the chunk before) put just before its data; the
  * chunk before is given back.  Not called again after an end chunk.
+ * NULL if the reader thread or its memory cannot be had.
  */
 const struct input_chunk *input_next(struct trace_input *in, const unsigned char *carry,
 				     size_t carry_len);
