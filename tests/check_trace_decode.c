@@ -1,0 +1,365 @@
+/*
+ * check_trace_decode.c - the decoders at scale and at their edges:
+ * traces that span many read-ahead chunks come back event for event in
+ * all four forms, a gzip stream cut off chunks in fails at the right
+ * place, and the binary decoder's per-kind rule parameters accept exactly
+ * what trace_validate_event accepts.
+ */
+#include <config.h>
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trace.h"
+#include "trace_internal.h"
+
+#define NR_EVENTS 60000		/* about 1.6 MB binary, 2 MB text: many chunks */
+
+static char dir[256];
+
+static void make_dir(void)
+{
+	snprintf(dir, sizeof(dir), "%s/check_trace_decode.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void remove_files(const char *const *names, size_t n)
+{
+	char path[512];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static void header(struct trace_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = 1;
+	h->page_size = 4096;
+	h->memory = 64ULL << 20;		/* 16384 pages */
+	h->nr_devices = 2;
+	strcpy(h->devices[0].name, "ubda");
+	h->devices[0].size = 1ULL << 30;
+	strcpy(h->devices[0].backing, "image");
+	strcpy(h->devices[1].name, "ubdb");
+	h->devices[1].size = 8ULL << 20;
+	strcpy(h->devices[1].backing, "swap");
+	h->readahead_kb = -1;
+}
+
+static uint64_t next_random(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s >> 11;
+}
+
+/*
+ * Event @i of a valid trace of every kind in random order; every 4999th
+ * event waits past 2^32 us, so that the binary form uses wide deltas.
+ */
+static void make_event(uint64_t i, uint64_t *seed, uint64_t *t, struct trace_event *ev)
+{
+	uint64_t r = next_random(seed);
+
+	memset(ev, 0, sizeof(*ev));
+	*t += r % 97 + (i % 4999 == 4998 ? 5000000000ULL : 0);
+	ev->time_us = *t;
+	if (i % 1000 == 999) {
+		ev->kind = EV_PHASE;
+		snprintf(ev->name, sizeof(ev->name), "phase-%llu", (unsigned long long)i);
+		return;
+	}
+	ev->kind = (enum trace_kind)(r % EV_PHASE);
+	r >>= 3;
+	switch (ev->kind) {
+	case EV_READ:
+	case EV_WRITE:
+		ev->dev = r & 1;
+		ev->length = 512 * (1 + (r >> 1) % 128);
+		ev->offset = 512 * ((r >> 8) % (ev->dev ? 16000 : 2000000));
+		ev->page = (r >> 30) % 16000;
+		break;
+	case EV_TOUCH:
+	case EV_FREE:
+		ev->page = r % 16000;
+		ev->count = 1 + (r >> 16) % 300;
+		break;
+	case EV_MUNMAP:
+		ev->addr = 0x60000000 + 4096 * (r % 16384);
+		ev->length = 4096 * (1 + (r >> 16) % 64);
+		break;
+	default:	/* mmap, mapdup */
+		ev->addr = 0x60000000 + 4096 * (r % 16384);
+		ev->length = 4096 * (1 + (r >> 16) % 64);
+		ev->offset = 4096 * ((r >> 24) % 16384);
+		break;
+	}
+}
+
+static void write_events(const char *path)
+{
+	struct trace_header h;
+	struct trace_event ev;
+	char err[1024] = "";
+	struct trace_writer *w;
+	uint64_t seed = 42, t = 0, i;
+
+	header(&h);
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	ck_assert_msg(w != NULL, "%s", err);
+	for (i = 0; i < NR_EVENTS; i++) {
+		make_event(i, &seed, &t, &ev);
+		ck_assert_int_eq(trace_write(w, &ev), 0);
+	}
+	ck_assert_msg(trace_writer_commit(w, err, sizeof(err)) == 0, "%s", err);
+}
+
+/*
+ * Read @path to its end or first error (*rc, the message in @msg); the
+ * events must be make_event's.  Returns how many came back.
+ */
+static uint64_t read_events(const char *path, int *rc, char *msg, size_t msglen)
+{
+	char err[1024] = "";
+	struct trace_reader *r = trace_open(path, err, sizeof(err));
+	const struct trace_event *ev;
+	struct trace_event want;
+	uint64_t seed = 42, t = 0, n = 0;
+
+	ck_assert_msg(r != NULL, "%s", err);
+	while ((*rc = trace_next(r, &ev)) > 0) {
+		make_event(n, &seed, &t, &want);
+		ck_assert_uint_eq(ev->time_us, want.time_us);
+		ck_assert_int_eq(ev->kind, want.kind);
+		ck_assert_uint_eq(ev->dev, want.dev);
+		ck_assert_uint_eq(ev->page, want.page);
+		ck_assert_uint_eq(ev->count, want.count);
+		ck_assert_uint_eq(ev->offset, want.offset);
+		ck_assert_uint_eq(ev->length, want.length);
+		ck_assert_uint_eq(ev->addr, want.addr);
+		ck_assert_str_eq(ev->name, want.name);
+		n++;
+	}
+	snprintf(msg, msglen, "%s", *rc < 0 ? trace_error(r) : "");
+	trace_close(r);
+	return n;
+}
+
+static const char *const names[] = { "t.trace", "t.atr", "t.trace.gz", "t.atr.gz" };
+
+START_TEST(many_chunks)
+{
+	char path[512], msg[1024];
+	int rc;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/%s", dir, names[_i]);
+	write_events(path);
+	ck_assert_uint_eq(read_events(path, &rc, msg, sizeof(msg)), NR_EVENTS);
+	ck_assert_msg(rc == 0, "%s", msg);
+	remove_files(&names[_i], 1);
+}
+END_TEST
+
+/* The lines of the text header trace_format_header writes. */
+static uint64_t header_lines(void)
+{
+	struct trace_header h;
+	char text[TRACE_HEADER_TEXT_MAX];
+	uint64_t n = 0;
+	char *c;
+
+	header(&h);
+	trace_format_header(&h, text, sizeof(text));
+	for (c = text; *c; c++)
+		n += *c == '\n';
+	return n;
+}
+
+/*
+ * A gzip stream cut off more than a chunk in: every event before the cut
+ * comes back right, then the error names the place the good data ends.
+ */
+START_TEST(gzip_cut_after_chunks)
+{
+	static const char *const gz[] = { "t.trace.gz", "t.atr.gz" };
+	char path[512], want[1024], msg[1024];
+	struct stat st;
+	uint64_t n;
+	int rc;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/%s", dir, gz[_i]);
+	write_events(path);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(truncate(path, st.st_size * 3 / 5), 0);
+	n = read_events(path, &rc, msg, sizeof(msg));
+	ck_assert_int_eq(rc, -1);
+	ck_assert_uint_gt(n, NR_EVENTS / 3);
+	ck_assert_uint_lt(n, NR_EVENTS);
+	if (_i == 0) {	/* text: the line being read when the data broke */
+		snprintf(want, sizeof(want), "%s:%llu: truncated gzip stream (unexpected end of file)",
+			 path, (unsigned long long)(header_lines() + n + 1));
+		ck_assert_str_eq(msg, want);
+	} else {	/* binary: the byte where the good data ends */
+		snprintf(want, sizeof(want), "%s: byte ", path);
+		ck_assert_msg(!strncmp(msg, want, strlen(want)), "%s", msg);
+		ck_assert_ptr_nonnull(strstr(msg, ": truncated gzip stream (unexpected end of file)"));
+	}
+	remove_files(&gz[_i], 1);
+}
+END_TEST
+
+/*
+ * Field values at and around every limit the rules know of, or small
+ * ones, page-aligned (or one past, now and then), so that many records
+ * are valid too.
+ */
+static uint64_t edge_value(uint64_t r)
+{
+	static const uint64_t edges[] = {
+		0, 1, 511, 512, 513, 4095, 4096, 4097, 8192,
+		16383, 16384, 16385, (16384ULL << 12) - 4096, 16384ULL << 12,
+		(8ULL << 20) - 512, 8ULL << 20, (8ULL << 20) + 512,
+		(1ULL << 30) - 4096, 1ULL << 30, (1ULL << 30) + 512,
+		1ULL << 40, 1ULL << 63, UINT64_MAX - 4095, UINT64_MAX - 511, UINT64_MAX,
+	};
+	size_t n = sizeof(edges) / sizeof(edges[0]);
+
+	if (r % 10 < 7)		/* mostly small, page-aligned values */
+		return 4096 * ((r >> 4) % 64) + ((r >> 12) % 8 == 0);
+	return edges[(r >> 4) % n];
+}
+
+/*
+ * The binary decoder checks each kind's rule with parameters per kind;
+ * trace_validate_event checks it field by field.  Thousands of records
+ * with fields at the edges: the decoder accepts a record exactly when the
+ * validator does, and then returns its fields unchanged.
+ */
+START_TEST(binary_rules_match_validator)
+{
+	struct trace_header h;
+	struct trace_rules rules;
+	char path[512], err[1024], why[512];
+	unsigned char rec[TRACE_BIN_REC_MAX];
+	uint64_t seed = 7, accepted = 0, refused = 0;
+	const char *name = "e.atr";
+	int i;
+
+	header(&h);
+	trace_rules_init(&rules, &h);
+	make_dir();
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	for (i = 0; i < 4000; i++) {
+		struct trace_event ev;
+		struct trace_writer *w;
+		struct trace_reader *r;
+		const struct trace_event *got;
+		size_t len;
+		FILE *f;
+		int valid, rc;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = (enum trace_kind)(next_random(&seed) % EV_PHASE);
+		ev.time_us = next_random(&seed) % 3 ? 7 : 1ULL << 33;
+		ev.dev = next_random(&seed) % 5 ? 0 : (uint32_t)(next_random(&seed) % 4);
+		ev.offset = edge_value(next_random(&seed));
+		ev.length = edge_value(next_random(&seed));
+		ev.page = edge_value(next_random(&seed));
+		ev.count = edge_value(next_random(&seed));
+		ev.addr = edge_value(next_random(&seed));
+		/* What the encoding keeps of the kind: the rest reads back as 0. */
+		switch (ev.kind) {
+		case EV_READ:
+		case EV_WRITE:
+			ev.count = ev.addr = 0;
+			break;
+		case EV_TOUCH:
+		case EV_FREE:
+			ev.dev = 0;
+			ev.offset = ev.length = ev.addr = 0;
+			break;
+		default:
+			ev.dev = 0;
+			ev.page = ev.count = 0;
+			if (ev.kind == EV_MUNMAP)
+				ev.offset = 0;
+			break;
+		}
+		valid = !trace_validate_event(&rules, 0, &ev, why, sizeof(why));
+
+		/* A header with no events, then the record, unchecked. */
+		w = trace_writer_open(path, &h, err, sizeof(err));
+		ck_assert_msg(w != NULL, "%s", err);
+		ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), 0);
+		len = binary_format_event(&ev, 0, rec);
+		f = fopen(path, "ab");
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(fwrite(rec, 1, len, f), len);
+		ck_assert_int_eq(fclose(f), 0);
+
+		r = trace_open(path, err, sizeof(err));
+		ck_assert_msg(r != NULL, "%s", err);
+		rc = trace_next(r, &got);
+		ck_assert_msg(rc == (valid ? 1 : -1),
+			      "event %d (%s, dev %u, offset %llu, length %llu, page %llu, count %llu, addr 0x%llx): decoder %d, validator %s",
+			      i, trace_kind_names[ev.kind], ev.dev, (unsigned long long)ev.offset,
+			      (unsigned long long)ev.length, (unsigned long long)ev.page,
+			      (unsigned long long)ev.count, (unsigned long long)ev.addr,
+			      rc, valid ? "valid" : why);
+		if (valid) {
+			ck_assert_uint_eq(got->time_us, ev.time_us);
+			ck_assert_uint_eq(got->dev, ev.dev);
+			ck_assert_uint_eq(got->page, ev.page);
+			ck_assert_uint_eq(got->count, ev.count);
+			ck_assert_uint_eq(got->offset, ev.offset);
+			ck_assert_uint_eq(got->length, ev.length);
+			ck_assert_uint_eq(got->addr, ev.addr);
+			ck_assert_int_eq(trace_next(r, &got), 0);
+			accepted++;
+		} else {
+			ck_assert_ptr_nonnull(strstr(trace_error(r), why));
+			refused++;
+		}
+		trace_close(r);
+	}
+	/* Both verdicts are well represented: the test says something. */
+	ck_assert_uint_gt(accepted, 400);
+	ck_assert_uint_gt(refused, 400);
+	remove_files(&name, 1);
+}
+END_TEST
+
+static Suite *trace_decode_suite(void)
+{
+	Suite *s = suite_create("trace_decode");
+	TCase *tc = tcase_create("decode");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, many_chunks, 0, 4);
+	tcase_add_loop_test(tc, gzip_cut_after_chunks, 0, 2);
+	tcase_add_test(tc, binary_rules_match_validator);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(trace_decode_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
