@@ -16,7 +16,13 @@
 
 #include "trace_internal.h"
 
-#define GZ_BUFFER (64 * 1024)	/* zlib reads past its buffer into ours when asked for 2x this */
+/*
+ * zlib's buffer: zlib reads straight into ours when asked for twice its
+ * size.  Plain data only passes through it while zlib looks at the first
+ * bytes, and a small one is fewer fresh pages to fault in at the start.
+ */
+#define GZ_BUFFER	(64 * 1024)
+#define PLAIN_BUFFER	(8 * 1024)
 
 void reader_fail(struct trace_reader *r, const char *fmt, ...)
 {
@@ -98,17 +104,33 @@ long reader_fill(struct trace_reader *r, size_t want)
 	return (long)have;
 }
 
-static struct trace_reader *reader_start(gzFile gz, const char *name,
+/* Is the data at @fd gzip-compressed?  Peeked without moving the offset. */
+static int looks_gzip(int fd)
+{
+	unsigned char magic[2];
+
+	return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+static struct trace_reader *reader_start(int fd, const char *name,
 					 char *err, size_t errlen)
 {
 	struct trace_reader *r = calloc(1, sizeof(*r));
+	unsigned buffer = looks_gzip(fd) ? GZ_BUFFER : PLAIN_BUFFER;
+	gzFile gz = gzdopen(fd, "rb");
 	unsigned char c;
 	long n;
 	int rc;
 
+	if (!gz) {
+		snprintf(err, errlen, "%s: cannot read", name);
+		close(fd);
+		free(r);
+		return NULL;
+	}
 	if (r) {
 		r->path = strdup(name);
-		gzbuffer(gz, GZ_BUFFER);
+		gzbuffer(gz, buffer);
 		r->in = input_open(gz);
 	}
 	if (!r || !r->path || !r->in) {
@@ -144,25 +166,18 @@ static struct trace_reader *reader_start(gzFile gz, const char *name,
 
 struct trace_reader *trace_open(const char *path, char *err, size_t errlen)
 {
-	gzFile gz = gzopen(path, "rb");
+	int fd = open(path, O_RDONLY);
 
-	if (!gz) {
-		snprintf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "cannot open");
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	return reader_start(gz, path, err, errlen);
+	return reader_start(fd, path, err, errlen);
 }
 
 struct trace_reader *trace_open_fd(int fd, const char *name, char *err, size_t errlen)
 {
-	gzFile gz = gzdopen(fd, "rb");
-
-	if (!gz) {
-		snprintf(err, errlen, "%s: cannot read", name);
-		close(fd);
-		return NULL;
-	}
-	return reader_start(gz, name, err, errlen);
+	return reader_start(fd, name, err, errlen);
 }
 
 const struct trace_header *trace_header(const struct trace_reader *r)
