@@ -5,60 +5,7 @@
  */
 #include <config.h>
 
-#include <check.h>
-#include <dirent.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include "trace.h"
-
-static char dir[256];
-
-static void make_dir(void)
-{
-	snprintf(dir, sizeof(dir), "%s/check_trace.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-/* Remove the directory; fail if anything but @keep is left in it. */
-static void remove_dir(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[512];
-
-	ck_assert_ptr_nonnull(d);
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
-static void sample_header(struct trace_header *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->version = 1;
-	h->page_size = 4096;
-	h->memory = 64ULL << 20;		/* 16384 pages */
-	h->nr_devices = 2;
-	strcpy(h->devices[0].name, "ubda");
-	h->devices[0].size = 1ULL << 30;
-	strcpy(h->devices[0].backing, "sha256:abc123");
-	strcpy(h->devices[1].name, "ubdb");
-	h->devices[1].size = 8 << 20;
-	strcpy(h->devices[1].backing, "swap-image");
-	strcpy(h->devices[1].cow, "base-image");
-	h->readahead_kb = 8192;
-	strcpy(h->recorder, "anonsim-record host-kernel=6.18 residency-interval-ms=10");
-	strcpy(h->notes, "Debian bookworm minbase\nsecond note line");
-}
+#include "check_trace_util.h"
 
 /* One event of every kind, with values that fill the wide fields. */
 static const struct trace_event sample[] = {
@@ -122,15 +69,7 @@ static void assert_reads_sample(const char *path, const struct trace_header *h, 
 		const struct trace_event *want = &sample[i];
 
 		ck_assert_int_eq(trace_next(r, &ev), 1);
-		ck_assert_uint_eq(ev->time_us, want->time_us);
-		ck_assert_int_eq(ev->kind, want->kind);
-		ck_assert_uint_eq(ev->dev, want->dev);
-		ck_assert_uint_eq(ev->page, want->page);
-		ck_assert_uint_eq(ev->count, want->count);
-		ck_assert_uint_eq(ev->offset, want->offset);
-		ck_assert_uint_eq(ev->length, want->length);
-		ck_assert_uint_eq(ev->addr, want->addr);
-		ck_assert_str_eq(ev->name, want->name);
+		assert_event_eq(ev, want);
 	}
 	ck_assert_int_eq(trace_next(r, &ev), 0);
 	ck_assert_int_eq(trace_next(r, &ev), 0);

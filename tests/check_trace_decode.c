@@ -7,54 +7,12 @@
  */
 #include <config.h>
 
-#include <check.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "trace.h"
+#include "check_trace_util.h"
 #include "trace_internal.h"
 
 #define NR_EVENTS 60000		/* about 1.6 MB binary, 2 MB text: many chunks */
-
-static char dir[256];
-
-static void make_dir(void)
-{
-	snprintf(dir, sizeof(dir), "%s/check_trace_decode.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void remove_files(const char *const *names, size_t n)
-{
-	char path[512];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		unlink(path);
-	}
-	rmdir(dir);
-}
-
-static void header(struct trace_header *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->version = 1;
-	h->page_size = 4096;
-	h->memory = 64ULL << 20;		/* 16384 pages */
-	h->nr_devices = 2;
-	strcpy(h->devices[0].name, "ubda");
-	h->devices[0].size = 1ULL << 30;
-	strcpy(h->devices[0].backing, "image");
-	strcpy(h->devices[1].name, "ubdb");
-	h->devices[1].size = 8ULL << 20;
-	strcpy(h->devices[1].backing, "swap");
-	h->readahead_kb = -1;
-}
 
 static uint64_t next_random(uint64_t *s)
 {
@@ -113,7 +71,7 @@ static void write_events(const char *path)
 	struct trace_writer *w;
 	uint64_t seed = 42, t = 0, i;
 
-	header(&h);
+	sample_header(&h);
 	w = trace_writer_open(path, &h, err, sizeof(err));
 	ck_assert_msg(w != NULL, "%s", err);
 	for (i = 0; i < NR_EVENTS; i++) {
@@ -138,15 +96,7 @@ static uint64_t read_events(const char *path, int *rc, char *msg, size_t msglen)
 	ck_assert_msg(r != NULL, "%s", err);
 	while ((*rc = trace_next(r, &ev)) > 0) {
 		make_event(n, &seed, &t, &want);
-		ck_assert_uint_eq(ev->time_us, want.time_us);
-		ck_assert_int_eq(ev->kind, want.kind);
-		ck_assert_uint_eq(ev->dev, want.dev);
-		ck_assert_uint_eq(ev->page, want.page);
-		ck_assert_uint_eq(ev->count, want.count);
-		ck_assert_uint_eq(ev->offset, want.offset);
-		ck_assert_uint_eq(ev->length, want.length);
-		ck_assert_uint_eq(ev->addr, want.addr);
-		ck_assert_str_eq(ev->name, want.name);
+		assert_event_eq(ev, &want);
 		n++;
 	}
 	snprintf(msg, msglen, "%s", *rc < 0 ? trace_error(r) : "");
@@ -166,7 +116,7 @@ START_TEST(many_chunks)
 	write_events(path);
 	ck_assert_uint_eq(read_events(path, &rc, msg, sizeof(msg)), NR_EVENTS);
 	ck_assert_msg(rc == 0, "%s", msg);
-	remove_files(&names[_i], 1);
+	remove_dir();
 }
 END_TEST
 
@@ -178,7 +128,7 @@ static uint64_t header_lines(void)
 	uint64_t n = 0;
 	char *c;
 
-	header(&h);
+	sample_header(&h);
 	trace_format_header(&h, text, sizeof(text));
 	for (c = text; *c; c++)
 		n += *c == '\n';
@@ -215,7 +165,7 @@ START_TEST(gzip_cut_after_chunks)
 		ck_assert_msg(!strncmp(msg, want, strlen(want)), "%s", msg);
 		ck_assert_ptr_nonnull(strstr(msg, ": truncated gzip stream (unexpected end of file)"));
 	}
-	remove_files(&gz[_i], 1);
+	remove_dir();
 }
 END_TEST
 
@@ -256,7 +206,7 @@ START_TEST(binary_rules_match_validator)
 	const char *name = "e.atr";
 	int i;
 
-	header(&h);
+	sample_header(&h);
 	trace_rules_init(&rules, &h);
 	make_dir();
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -318,13 +268,7 @@ START_TEST(binary_rules_match_validator)
 			      (unsigned long long)ev.count, (unsigned long long)ev.addr,
 			      rc, valid ? "valid" : why);
 		if (valid) {
-			ck_assert_uint_eq(got->time_us, ev.time_us);
-			ck_assert_uint_eq(got->dev, ev.dev);
-			ck_assert_uint_eq(got->page, ev.page);
-			ck_assert_uint_eq(got->count, ev.count);
-			ck_assert_uint_eq(got->offset, ev.offset);
-			ck_assert_uint_eq(got->length, ev.length);
-			ck_assert_uint_eq(got->addr, ev.addr);
+			assert_event_eq(got, &ev);
 			ck_assert_int_eq(trace_next(r, &got), 0);
 			accepted++;
 		} else {
@@ -336,7 +280,7 @@ START_TEST(binary_rules_match_validator)
 	/* Both verdicts are well represented: the test says something. */
 	ck_assert_uint_gt(accepted, 400);
 	ck_assert_uint_gt(refused, 400);
-	remove_files(&name, 1);
+	remove_dir();
 }
 END_TEST
 
