@@ -33,6 +33,7 @@ struct trace_input {
 	struct input_chunk first;	/* read by the caller */
 	unsigned char *first_mem;
 	int first_taken;
+	int may_read;			/* the caller is done with the stream */
 	int threaded;			/* the reader thread runs (or ran) */
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -50,7 +51,6 @@ struct trace_input {
  * starts zeroed, so the decoder's loads past the data read defined bytes.
  */
 #define CHUNK_BYTES	(INPUT_HEAD + INPUT_CHUNK + TRACE_BUF_SLACK)
-#define FIRST_CHUNK	(64 * 1024)
 #define RING_BYTES	((size_t)2 << 20)
 _Static_assert(NR_CHUNKS * CHUNK_BYTES <= RING_BYTES, "the ring fits its block");
 
@@ -122,6 +122,15 @@ static void *read_ahead(void *arg)
 {
 	struct trace_input *in = arg;
 	struct input_chunk *c;
+	size_t off;
+
+	/* Started early: fault the ring in while the caller reads the first chunk. */
+	for (off = 0; off < RING_BYTES; off += 4096)
+		in->mem[off] = 0;
+	pthread_mutex_lock(&in->lock);
+	while (!in->stop && !in->may_read)
+		pthread_cond_wait(&in->emptied, &in->lock);
+	pthread_mutex_unlock(&in->lock);
 
 	for (;;) {
 		pthread_mutex_lock(&in->lock);
@@ -145,7 +154,9 @@ static void *read_ahead(void *arg)
 	}
 }
 
-struct trace_input *input_open(gzFile gz)
+static int start_thread(struct trace_input *in);
+
+struct trace_input *input_open(gzFile gz, int early)
 {
 	struct trace_input *in = calloc(1, sizeof(*in));
 
@@ -155,13 +166,15 @@ struct trace_input *input_open(gzFile gz)
 	 * Zeroed: the decoder's loads may reach past the data.  No room
 	 * before it: nothing comes before the first chunk.
 	 */
-	in->first_mem = calloc(1, FIRST_CHUNK + TRACE_BUF_SLACK);
+	in->first_mem = calloc(1, INPUT_FIRST_CHUNK + TRACE_BUF_SLACK);
 	if (!in->first_mem) {
 		free(in);
 		return NULL;
 	}
 	in->gz = gz;
 	in->first.data = in->first_mem;
+	if (early)
+		start_thread(in);	/* if it fails, it is tried again later */
 	return in;
 }
 
@@ -196,8 +209,15 @@ const struct input_chunk *input_next(struct trace_input *in, const unsigned char
 	struct input_chunk *c;
 
 	if (!in->first_taken) {		/* nothing held, nothing to carry */
-		fill_chunk(in, &in->first, FIRST_CHUNK);
+		fill_chunk(in, &in->first, INPUT_FIRST_CHUNK);
 		in->first_taken = 1;
+		if (in->threaded)
+			pthread_mutex_lock(&in->lock);
+		in->may_read = 1;	/* the stream is the thread's now */
+		if (in->threaded) {
+			pthread_cond_signal(&in->emptied);
+			pthread_mutex_unlock(&in->lock);
+		}
 		return &in->first;
 	}
 	if (!in->threaded && start_thread(in))

@@ -34,6 +34,7 @@ extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
  * the last record.
  */
 #define INPUT_CHUNK		(256 * 1024)
+#define INPUT_FIRST_CHUNK	(64 * 1024)	/* read by the caller, no room before */
 #define INPUT_HEAD		(TRACE_BIN_HEADER_MAX + 64)
 #define TRACE_BUF_SLACK		64
 
@@ -49,8 +50,11 @@ struct input_chunk {
 
 struct trace_input;
 
-/* Read @gz, which input_close closes; NULL if out of memory. */
-struct trace_input *input_open(gzFile gz);
+/*
+ * Read @gz, which input_close closes; NULL if out of memory.  @early:
+ * the data is likely to outgrow the first chunk, so start the thread now.
+ */
+struct trace_input *input_open(gzFile gz, int early);
 /*
  * The next chunk, waiting for it, with the @carry_len bytes at @carry
  * (the unread tail of the chunk before) put just before its data; the

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,8 +117,10 @@ static struct trace_reader *reader_start(int fd, const char *name,
 					 char *err, size_t errlen)
 {
 	struct trace_reader *r = calloc(1, sizeof(*r));
-	unsigned buffer = looks_gzip(fd) ? GZ_BUFFER : PLAIN_BUFFER;
+	int gzip = looks_gzip(fd);
 	gzFile gz = gzdopen(fd, "rb");
+	struct stat st;
+	int big;
 	unsigned char c;
 	long n;
 	int rc;
@@ -128,10 +131,13 @@ static struct trace_reader *reader_start(int fd, const char *name,
 		free(r);
 		return NULL;
 	}
+	/* More than the first chunk, compressed about four to one. */
+	big = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	      st.st_size > (off_t)(gzip ? INPUT_FIRST_CHUNK / 4 : INPUT_FIRST_CHUNK);
 	if (r) {
 		r->path = strdup(name);
-		gzbuffer(gz, buffer);
-		r->in = input_open(gz);
+		gzbuffer(gz, gzip ? GZ_BUFFER : PLAIN_BUFFER);
+		r->in = input_open(gz, big);
 	}
 	if (!r || !r->path || !r->in) {
 		snprintf(err, errlen, "%s: out of memory", name);
