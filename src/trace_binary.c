@@ -218,8 +218,8 @@ static __attribute__((noinline)) int decode_named(struct trace_reader *r,
  * Shapes of the fixed-size kinds, so that they decode without a branch on
  * the kind: with random kinds such a branch mispredicts on most records.
  * A record's three u64s a, b, c sit at the same offsets in every kind
- * (after the device byte of read and write); masks route them into the
- * event's fields, and the kind's rule is two spans over them:
+ * (after the device byte of read and write); the shape names the event
+ * fields they land in, and the kind's rule is two spans over them:
  *
  *	kind		a	b	c	first span	second span
  *	read, write	offset	length	page	(a, b) device	(c, pages of b) memory

@@ -5,8 +5,11 @@
  * inflating and decoding then take the time of the slower of the two, not
  * of both.
  *
- * The first chunk is small and read by the caller: a trace that fits in
- * it (a test, a fuzzer's input) costs neither a thread nor the ring.
+ * The caller reads the first, small chunk itself.  The thread starts at
+ * open when the file is larger than that, and faults its ring in while
+ * the caller reads; otherwise only if the data outgrows the first chunk,
+ * so that a trace that fits (a test, a fuzzer's input) costs neither a
+ * thread nor the ring.
  *
  * Each chunk keeps room before its data, so that the unread tail of the
  * previous chunk (a record or line cut in two) can be put in front of it
@@ -46,8 +49,9 @@ struct trace_input {
 
 /*
  * The ring lives in one aligned 2 MiB block, which Linux backs with one
- * huge page when asked: on a virtual machine a TLB miss for every 4 KiB
- * read costs more than decoding what the page holds.  Anonymous memory
+ * huge page when asked: on a virtual machine the first touch of every
+ * 4 KiB page, and TLB misses on them, cost more than decoding what the
+ * page holds (measured: about 10 us to fault in a 4 KiB page).  Anonymous memory
  * starts zeroed, so the decoder's loads past the data read defined bytes.
  */
 #define CHUNK_BYTES	(INPUT_HEAD + INPUT_CHUNK + TRACE_BUF_SLACK)
@@ -124,7 +128,7 @@ static void *read_ahead(void *arg)
 	struct input_chunk *c;
 	size_t off;
 
-	/* Started early: fault the ring in while the caller reads the first chunk. */
+	/* Fault the ring in; started early, while the caller still reads. */
 	for (off = 0; off < RING_BYTES; off += 4096)
 		in->mem[off] = 0;
 	pthread_mutex_lock(&in->lock);

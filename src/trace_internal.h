@@ -90,7 +90,8 @@ struct trace_rules {
 	uint64_t mem_pages;
 	uint64_t page_mask;
 	unsigned page_shift;
-	uint64_t dev_size[257];		/* by device byte; 0 past nr_devices */
+	/* By device byte, 0 past nr_devices; [256], 0, for kinds with no device. */
+	uint64_t dev_size[257];
 };
 
 void trace_rules_init(struct trace_rules *rules, const struct trace_header *h);
