@@ -38,6 +38,7 @@ struct trace_input {
 	int first_taken;
 	int may_read;			/* the caller is done with the stream */
 	int threaded;			/* the reader thread runs (or ran) */
+	int no_thread;			/* it could not be started */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t filled, emptied;
@@ -163,21 +164,25 @@ static int start_thread(struct trace_input *in);
 struct trace_input *input_open(gzFile gz, int early)
 {
 	struct trace_input *in = calloc(1, sizeof(*in));
+	const char *off;
 
 	if (!in)
 		return NULL;
 	/*
-	 * Zeroed: the decoder's loads may reach past the data.  No room
-	 * before it: nothing comes before the first chunk.
+	 * Zeroed: the decoder's loads may reach past the data.  The room
+	 * before it serves only if there is no thread and this buffer is
+	 * read into again; its pages are touched only then.
 	 */
-	in->first_mem = calloc(1, INPUT_FIRST_CHUNK + TRACE_BUF_SLACK);
+	in->first_mem = calloc(1, INPUT_HEAD + INPUT_FIRST_CHUNK + TRACE_BUF_SLACK);
 	if (!in->first_mem) {
 		free(in);
 		return NULL;
 	}
 	in->gz = gz;
-	in->first.data = in->first_mem;
-	if (early)
+	in->first.data = in->first_mem + INPUT_HEAD;
+	off = getenv("ANONSIM_READAHEAD");
+	in->no_thread = off && !strcmp(off, "0");	/* see anonsim(1) */
+	if (early && !in->no_thread)
 		start_thread(in);	/* if it fails, it is tried again later */
 	return in;
 }
@@ -212,6 +217,14 @@ const struct input_chunk *input_next(struct trace_input *in, const unsigned char
 {
 	struct input_chunk *c;
 
+	if (!in->threaded && in->first_taken && (in->no_thread || start_thread(in))) {
+		/* No thread to be had: read on here, into the first buffer. */
+		in->no_thread = 1;
+		c = &in->first;
+		memmove(c->data - carry_len, carry, carry_len);
+		fill_chunk(in, c, INPUT_FIRST_CHUNK);
+		return c;
+	}
 	if (!in->first_taken) {		/* nothing held, nothing to carry */
 		fill_chunk(in, &in->first, INPUT_FIRST_CHUNK);
 		in->first_taken = 1;
@@ -224,8 +237,6 @@ const struct input_chunk *input_next(struct trace_input *in, const unsigned char
 		}
 		return &in->first;
 	}
-	if (!in->threaded && start_thread(in))
-		return NULL;
 
 	pthread_mutex_lock(&in->lock);
 	while (in->produced == in->taken)

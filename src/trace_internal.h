@@ -34,7 +34,7 @@ extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
  * the last record.
  */
 #define INPUT_CHUNK		(256 * 1024)
-#define INPUT_FIRST_CHUNK	(64 * 1024)	/* read by the caller, no room before */
+#define INPUT_FIRST_CHUNK	(64 * 1024)	/* read by the caller */
 #define INPUT_HEAD		(TRACE_BIN_HEADER_MAX + 64)
 #define TRACE_BUF_SLACK		64
 
@@ -59,7 +59,7 @@ struct trace_input *input_open(gzFile gz, int early);
  * The next chunk, waiting for it, with the @carry_len bytes at @carry
  * (the unread tail of the chunk before) put just before its data; the
  * chunk before is given back.  Not called again after an end chunk.
- * NULL if the reader thread or its memory cannot be had.
+ * Without a thread (none to be had) the caller reads on, more slowly.
  */
 const struct input_chunk *input_next(struct trace_input *in, const unsigned char *carry,
 				     size_t carry_len);

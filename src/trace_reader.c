@@ -84,10 +84,6 @@ long reader_fill(struct trace_reader *r, size_t want)
 	while (have < want && !r->eof && !r->broken) {
 		const struct input_chunk *c = input_next(r->in, r->buf + r->pos, have);
 
-		if (!c) {
-			reader_fail(r, "out of memory (or threads) for reading ahead");
-			return -1;
-		}
 		r->base += r->pos;
 		r->buf = c->data - have;
 		r->pos = 0;
