@@ -5,8 +5,9 @@
  * inflating and decoding then take the time of the slower of the two, not
  * of both.
  *
- * The caller reads the first, small chunk itself.  The thread starts at
- * open when the file is larger than that, and faults its ring in while
+ * The caller reads the first, small chunk itself (and, where no thread
+ * can be had, all the others into the same buffer).  The thread starts
+ * at open when the file is larger than that, and faults its ring in while
  * the caller reads; otherwise only if the data outgrows the first chunk,
  * so that a trace that fits (a test, a fuzzer's input) costs neither a
  * thread nor the ring.
@@ -38,7 +39,7 @@ struct trace_input {
 	int first_taken;
 	int may_read;			/* the caller is done with the stream */
 	int threaded;			/* the reader thread runs (or ran) */
-	int no_thread;			/* it could not be started */
+	int no_thread;			/* none: turned off, or not to be had */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t filled, emptied;
@@ -51,9 +52,9 @@ struct trace_input {
 /*
  * The ring lives in one aligned 2 MiB block, which Linux backs with one
  * huge page when asked: on a virtual machine the first touch of every
- * 4 KiB page, and TLB misses on them, cost more than decoding what the
- * page holds (measured: about 10 us to fault in a 4 KiB page).  Anonymous memory
- * starts zeroed, so the decoder's loads past the data read defined bytes.
+ * 4 KiB page (about 10 us to fault in, measured) and TLB misses on them
+ * cost more than decoding what the page holds.  Anonymous memory starts
+ * zeroed, so the decoder's loads past the data read defined bytes.
  */
 #define CHUNK_BYTES	(INPUT_HEAD + INPUT_CHUNK + TRACE_BUF_SLACK)
 #define RING_BYTES	((size_t)2 << 20)
@@ -212,31 +213,42 @@ static int start_thread(struct trace_input *in)
 	return 0;
 }
 
+/* The first chunk, read here; then the stream is the thread's. */
+static const struct input_chunk *take_first(struct trace_input *in)
+{
+	fill_chunk(in, &in->first, INPUT_FIRST_CHUNK);
+	in->first_taken = 1;
+	if (in->threaded)
+		pthread_mutex_lock(&in->lock);
+	in->may_read = 1;
+	if (in->threaded) {
+		pthread_cond_signal(&in->emptied);
+		pthread_mutex_unlock(&in->lock);
+	}
+	return &in->first;
+}
+
+/* No thread: read on here, into the first buffer, the carry in front. */
+static const struct input_chunk *read_here(struct trace_input *in,
+					   const unsigned char *carry, size_t carry_len)
+{
+	struct input_chunk *c = &in->first;
+
+	in->no_thread = 1;
+	memmove(c->data - carry_len, carry, carry_len);	/* it may lie in c */
+	fill_chunk(in, c, INPUT_FIRST_CHUNK);
+	return c;
+}
+
 const struct input_chunk *input_next(struct trace_input *in, const unsigned char *carry,
 				     size_t carry_len)
 {
 	struct input_chunk *c;
 
-	if (!in->threaded && in->first_taken && (in->no_thread || start_thread(in))) {
-		/* No thread to be had: read on here, into the first buffer. */
-		in->no_thread = 1;
-		c = &in->first;
-		memmove(c->data - carry_len, carry, carry_len);
-		fill_chunk(in, c, INPUT_FIRST_CHUNK);
-		return c;
-	}
-	if (!in->first_taken) {		/* nothing held, nothing to carry */
-		fill_chunk(in, &in->first, INPUT_FIRST_CHUNK);
-		in->first_taken = 1;
-		if (in->threaded)
-			pthread_mutex_lock(&in->lock);
-		in->may_read = 1;	/* the stream is the thread's now */
-		if (in->threaded) {
-			pthread_cond_signal(&in->emptied);
-			pthread_mutex_unlock(&in->lock);
-		}
-		return &in->first;
-	}
+	if (!in->first_taken)
+		return take_first(in);	/* nothing held, nothing to carry */
+	if (!in->threaded && (in->no_thread || start_thread(in)))
+		return read_here(in, carry, carry_len);
 
 	pthread_mutex_lock(&in->lock);
 	while (in->produced == in->taken)
