@@ -95,6 +95,13 @@ static inline int trace_next(struct trace_reader *r, const struct trace_event **
 	*ev = b->next++;
 	return 1;
 }
+
+/*
+ * All the decoded events not yet handed out, *n >= 1 of them from *ev:
+ * for readers that take events in bulk (the next call decodes more).
+ * Returns as trace_next does.
+ */
+int trace_next_run(struct trace_reader *r, const struct trace_event **ev, size_t *n);
 const char *trace_error(const struct trace_reader *r);
 
 void trace_close(struct trace_reader *r);

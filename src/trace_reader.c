@@ -206,6 +206,17 @@ int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
 	return 1;
 }
 
+int trace_next_run(struct trace_reader *r, const struct trace_event **ev, size_t *n)
+{
+	int rc = trace_next(r, ev);
+
+	if (rc <= 0)
+		return rc;
+	*n = (size_t)(r->out.end - *ev);
+	r->out.next = r->out.end;
+	return 1;
+}
+
 const char *trace_error(const struct trace_reader *r)
 {
 	return r->err;
