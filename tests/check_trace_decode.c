@@ -123,6 +123,46 @@ START_TEST(many_chunks)
 }
 END_TEST
 
+/* trace_next_run hands out the same events, a batch at a time. */
+START_TEST(runs_of_events)
+{
+	char path[512], err[1024] = "";
+	const struct trace_event *ev;
+	struct trace_reader *r;
+	struct trace_event want;
+	uint64_t seed = 42, t = 0, n = 0, runs = 0;
+	size_t run, i;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/t.atr", dir);
+	write_events(path);
+	r = trace_open(path, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_int_eq(trace_next(r, &ev), 1);	/* one alone, then runs */
+	make_event(n++, &seed, &t, &want);
+	assert_event_eq(ev, &want);
+	while (trace_next_run(r, &ev, &run) > 0) {
+		ck_assert_uint_ge(run, 1);
+		for (i = 0; i < run; i++) {
+			make_event(n++, &seed, &t, &want);
+			assert_event_eq(&ev[i], &want);
+		}
+		runs++;
+	}
+	ck_assert_uint_eq(n, NR_EVENTS);
+	/*
+	 * Batches hold up to 64 events; a phase (one in 1000) is decoded
+	 * alone and cuts the batch before it, and so may each of the few
+	 * chunk ends: at most two runs more per phase, 32 for the chunks.
+	 */
+	ck_assert_uint_ge(runs, (NR_EVENTS - 1 + 63) / 64);
+	ck_assert_uint_le(runs, NR_EVENTS / 64 + 2 * (NR_EVENTS / 1000) + 32);
+	ck_assert_int_eq(trace_next_run(r, &ev, &run), 0);
+	trace_close(r);
+	remove_dir();
+}
+END_TEST
+
 /* The lines of the text header trace_format_header writes. */
 static uint64_t header_lines(void)
 {
@@ -294,6 +334,7 @@ static Suite *trace_decode_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, many_chunks, 0, 8);
+	tcase_add_test(tc, runs_of_events);
 	tcase_add_loop_test(tc, gzip_cut_after_chunks, 0, 2);
 	tcase_add_test(tc, binary_rules_match_validator);
 	suite_add_tcase(s, tc);
