@@ -47,22 +47,16 @@ static struct trace_reader *open_or_complain(const char *path)
 	return r;
 }
 
-/*
- * Run every event of @r through @fn (if any), counting them in *@n;
- * EXIT_OK or EXIT_DATA after a message.
- */
+/* Run every event of @r through @fn; EXIT_OK or EXIT_DATA after a message. */
 static int each_event(struct trace_reader *r, int (*fn)(void *, const struct trace_event *),
-		      void *arg, ull *n)
+		      void *arg)
 {
 	const struct trace_event *ev;
-	ull count = 0;
 	int rc;
 
-	while ((rc = trace_next(r, &ev)) > 0) {
-		*n = ++count;	/* fn may read it */
-		if (fn && fn(arg, ev))
+	while ((rc = trace_next(r, &ev)) > 0)
+		if (fn(arg, ev))
 			return EXIT_DATA;
-	}
 	if (rc < 0) {
 		msg("%s", trace_error(r));
 		return EXIT_DATA;
@@ -139,7 +133,7 @@ static int stat_event(void *arg, const struct trace_event *ev)
 	struct dev_stat *d;
 	ull first, last;
 
-	if (s->events == 1)	/* each_event counts it before the call */
+	if (!s->events++)
 		s->first = ev->time_us;
 	s->last = ev->time_us;
 	s->kinds[ev->kind]++;
@@ -225,7 +219,7 @@ static int trace_stat(const char *path)
 	s->h = trace_header(r);
 	while (s->h->page_size >> s->shift > 1)
 		s->shift++;
-	rc = each_event(r, stat_event, s, &s->events);
+	rc = each_event(r, stat_event, s);
 	if (rc == EXIT_OK) {
 		print_header(path, r);
 		printf("events: %llu\n", s->events);
@@ -312,7 +306,6 @@ static int trace_cat(const char *path)
 {
 	struct trace_reader *r = open_or_complain(path);
 	char *text;
-	ull n = 0;
 	int rc;
 
 	if (!r)
@@ -326,7 +319,7 @@ static int trace_cat(const char *path)
 	trace_format_header(trace_header(r), text, TRACE_HEADER_TEXT_MAX);
 	fputs(text, stdout);
 	free(text);
-	rc = each_event(r, cat_event, (void *)trace_header(r), &n);
+	rc = each_event(r, cat_event, (void *)trace_header(r));
 	trace_close(r);
 	if (fflush(stdout) || ferror(stdout)) {
 		msg("error writing standard output");

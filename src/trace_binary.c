@@ -192,8 +192,8 @@ static int bad_event(struct trace_reader *r, const struct trace_event *ev)
 }
 
 /*
- * A phase or footprint record: kept out of binary_next() so that the hot
- * path carries no message buffer in its frame.
+ * A phase or footprint record: kept out of line so that the decoder's
+ * hot path carries no message buffer in its frame.
  */
 static __attribute__((noinline)) int decode_named(struct trace_reader *r,
 		struct trace_event *ev, unsigned kind, const unsigned char *p,

@@ -47,11 +47,6 @@ void trace_rules_init(struct trace_rules *rules, const struct trace_header *h)
 
 typedef unsigned long long ull;
 
-static int pages_fit(const struct trace_rules *r, uint64_t page, uint64_t n)
-{
-	return page < r->mem_pages && n <= r->mem_pages - page;
-}
-
 /* Whether the kind's rule holds; names are checked here, off the hot path. */
 static int event_ok(const struct trace_rules *r, const struct trace_event *ev)
 {
@@ -83,7 +78,7 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 {
 	const struct trace_header *h = r->h;
 	const char *kind = (unsigned)ev->kind < EV_NR_KINDS ? trace_kind_names[ev->kind] : "?";
-	uint64_t page_mask = h->page_size - 1, n;
+	uint64_t page_mask = r->page_mask, n;
 
 	if (ev->time_us < prev_time)
 		return set_error(why, len, "time %llu goes backwards (previous event at %llu)",
@@ -109,7 +104,7 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 			return set_error(why, len, "%s: bytes %llu+%llu beyond the end of device %s (%llu bytes)",
 				    kind, (ull)ev->offset, (ull)ev->length, d->name, (ull)d->size);
 		n = (ev->length + page_mask) >> r->page_shift;
-		if (!pages_fit(r, ev->page, n))
+		if (!trace_pages_ok(r, ev->page, n))	/* n >= 1: length is */
 			return set_error(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
 				    kind, (ull)ev->page, (ull)n, (ull)r->mem_pages);
 		break;
@@ -118,7 +113,7 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 	case EV_FREE:
 		if (!ev->count)
 			return set_error(why, len, "%s: count 0", kind);
-		if (!pages_fit(r, ev->page, ev->count))
+		if (!trace_pages_ok(r, ev->page, ev->count))
 			return set_error(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
 				    kind, (ull)ev->page, (ull)ev->count, (ull)r->mem_pages);
 		break;
