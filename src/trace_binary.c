@@ -283,16 +283,18 @@ void binary_shapes_init(struct trace_reader *r)
 
 /*
  * Decode the fixed-size record at @p (its shape @sh) into @ev; whether it
- * keeps its kind's rule and its time stays within 64 bits.  Loads reach
+ * keeps its kind's rule and, with @check_time, its time stays within 64
+ * bits (else the caller tests the deltas ORed into *@dts).  Loads reach
  * 34 bytes past @p, within the buffer's slack at the end of the data;
  * what lies past the record is masked off.
  */
-static inline int decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size,
-			       const unsigned char *p, uint64_t *prev, struct trace_event *ev)
+static inline __attribute__((always_inline)) int
+decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size, const unsigned char *p,
+	     uint64_t *prev, struct trace_event *ev, int check_time, uint64_t *dts)
 {
 	const unsigned char *at = p + sh->at;
 	uint64_t a = le64(at), b = le64(at + 8), c = le64(at + 16) & sh->third;
-	uint64_t t = *prev + (le64(p + 1) & sh->dt_mask);
+	uint64_t dt = le64(p + 1) & sh->dt_mask, t = *prev + dt;
 	/* read, write: the device byte; the others: the empty entry 256 */
 	size_t dev = (size_t)(at[-1] & sh->dev_mask) + sh->dev_base;
 	uint64_t lim1 = sh->lim1 | dev_size[dev];
@@ -308,11 +310,45 @@ static inline int decode_fixed(const struct rec_shape *sh, const uint64_t *dev_s
 	*(uint64_t *)(void *)(f + sh->slot[0]) = a;
 	*(uint64_t *)(void *)(f + sh->slot[1]) = b;
 	ev->name[0] = '\0';
+	*dts |= dt;
 	if (!(trace_span_ok(a, b, lim1, sh->align1) &
-	      trace_span_ok(c, n2, sh->lim2, sh->align2) & (t >= *prev)))
+	      trace_span_ok(c, n2, sh->lim2, sh->align2) & (!check_time | (t >= *prev))))
 		return 0;
 	*prev = t;
 	return 1;
+}
+
+/* The longest fixed-size record: a read or write with a wide delta. */
+#define FIXED_REC_MAX (9 + 1 + 8 + 8 + 8)
+
+/*
+ * Decode up to @n fixed-size records from *@pp into @ev while they keep
+ * their rules; returns how many.  With @checked, each record is tested
+ * against @end and each time against overflow.  Without, the caller has
+ * made sure that @n records of the longest size lie before @end, and
+ * *@dts collects the deltas for it to rule out overflow once a run.
+ * Both are inlined whole, each run into its own loop: GCC left
+ * decode_fixed a call in one of them, which cost more than the decoding.
+ */
+static inline __attribute__((always_inline)) size_t
+decode_run(const struct trace_reader *r, const unsigned char **pp, const unsigned char *end,
+	   uint64_t *prev, struct trace_event *ev, size_t n, int checked, uint64_t *dts)
+{
+	const unsigned char *p = *pp;
+	size_t i, size;
+
+	for (i = 0; i < n; i++) {
+		/* A named or bad kind has size 0: left to the careful path. */
+		size = r->rec_size[p[0]];
+		if (checked ? size - 1 >= (size_t)(end - p) : !size)
+			break;
+		if (!decode_fixed(&r->shapes[p[0]], r->rules.dev_size, p, prev, ev + i,
+				  checked, dts))
+			break;
+		p += size;
+	}
+	*pp = p;
+	return i;
 }
 
 /*
@@ -337,10 +373,10 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	if (dt > UINT64_MAX - r->prev_time)
 		return bad_record(r, "time overflows 64 bits");
 	if (kind != EV_PHASE && kind != EV_FOOTPRINT) {
-		uint64_t prev = r->prev_time;
+		uint64_t prev = r->prev_time, dts = 0;
 
 		/* Refused for its rule: decode it to say which part broke. */
-		decode_fixed(&r->shapes[kind_byte], r->rules.dev_size, p, &prev, ev);
+		decode_fixed(&r->shapes[kind_byte], r->rules.dev_size, p, &prev, ev, 1, &dts);
 		return bad_event(r, ev);
 	}
 	name_len = p[size - 1];
@@ -366,10 +402,8 @@ truncated:
 int binary_fill(struct trace_reader *r)
 {
 	const unsigned char *p, *end;
-	struct trace_event *ev = r->batch, *ev_end = r->batch + TRACE_BATCH;
-	size_t size;
-	uint64_t prev = r->prev_time;
-	unsigned n;
+	uint64_t prev = r->prev_time, dts = 0;
+	size_t n = 0;
 
 	if (r->end - r->pos < TRACE_BIN_REC_MAX) {
 		long got;
@@ -382,15 +416,21 @@ int binary_fill(struct trace_reader *r)
 	/* Locals, not r's fields: the loop keeps them in registers. */
 	p = r->buf + r->pos;
 	end = r->buf + r->end;
-	for (; ev < ev_end; ev++) {
-		/* A named or bad kind (size 0) or a record past the data. */
-		size = r->rec_size[p[0]];
-		if (size - 1 >= (size_t)(end - p) ||
-		    !decode_fixed(&r->shapes[p[0]], r->rules.dev_size, p, &prev, ev))
-			break;
-		p += size;
+	/*
+	 * Away from the end of the data, and with deltas too small to carry
+	 * a time below 2^63 past 2^64 in one batch, the records need no
+	 * test of each against either.
+	 */
+	if ((size_t)(end - p) >= TRACE_BATCH * FIXED_REC_MAX && prev < (1ULL << 63)) {
+		n = decode_run(r, &p, end, &prev, r->batch, TRACE_BATCH, 0, &dts);
+		if (dts >> 57) {	/* rare: a delta of over 4500 years */
+			p = r->buf + r->pos;
+			prev = r->prev_time;
+			n = 0;
+		}
 	}
-	n = (unsigned)(ev - r->batch);
+	if (!n)
+		n = decode_run(r, &p, end, &prev, r->batch, TRACE_BATCH, 1, &dts);
 	r->pos = (size_t)(p - r->buf);
 	r->prev_time = prev;
 	r->record += n;
