@@ -7,10 +7,11 @@
  *
  * The caller reads the first, small chunk itself (and, where no thread
  * can be had, all the others into the same buffer).  The thread starts
- * at open when the file is larger than that, and faults its ring in while
- * the caller reads; otherwise only if the data outgrows the first chunk,
- * so that a trace that fits (a test, a fuzzer's input) costs neither a
- * thread nor the ring.
+ * at open when the file is larger than that, on another CPU than the
+ * caller's, and faults its ring in while the caller reads on in small
+ * chunks; then the caller hands it the stream.  Otherwise it starts only
+ * if the data outgrows the first chunk, so that a trace that fits (a
+ * test, a fuzzer's input) costs neither a thread nor the ring.
  *
  * Each chunk keeps room before its data, so that the unread tail of the
  * previous chunk (a record or line cut in two) can be put in front of it
@@ -20,11 +21,15 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "trace_internal.h"
 
@@ -37,7 +42,8 @@ struct trace_input {
 	struct input_chunk first;	/* read by the caller */
 	unsigned char *first_mem;
 	int first_taken;
-	int may_read;			/* the caller is done with the stream */
+	atomic_int ring_ready;		/* the thread has faulted its ring in */
+	atomic_int may_read;		/* the caller has handed over the stream */
 	int threaded;			/* the reader thread runs (or ran) */
 	int no_thread;			/* none: turned off, or not to be had */
 	pthread_t thread;
@@ -124,6 +130,74 @@ static void fill_chunk(struct trace_input *in, struct input_chunk *c, size_t wan
 	}
 }
 
+/*
+ * Start the thread on another CPU than the caller's, and let it go where
+ * the scheduler likes once it runs: on a virtual machine, a thread
+ * started beside its parent waited up to 4 ms to be moved (measured).
+ */
+#if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) && defined(HAVE_SCHED_GETCPU)
+static void cpu_elsewhere(pthread_attr_t *attr)
+{
+	cpu_set_t set;
+	int here = sched_getcpu(), cpu;
+
+	if (here < 0 || sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (cpu != here && CPU_ISSET(cpu, &set))
+			break;
+	if (cpu == CPU_SETSIZE)
+		return;		/* one CPU: nowhere else to go */
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+/* Back to the CPUs the process may use (the thread inherited them). */
+static void cpu_unpin(void)
+{
+	cpu_set_t set;
+
+	if (!sched_getaffinity(getpid(), sizeof(set), &set))
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+#else
+static void cpu_elsewhere(pthread_attr_t *attr)
+{
+}
+
+static void cpu_unpin(void)
+{
+}
+#endif
+
+static uint64_t now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
+}
+
+/*
+ * Wait for the caller to hand over the stream.  It looks after each of
+ * its small chunks, some tens of microseconds apart, so spin a while
+ * first: on a virtual machine, waking a thread that sleeps took hundreds.
+ */
+#define HAND_OVER_SPIN_US 500
+
+static void wait_for_stream(struct trace_input *in)
+{
+	uint64_t until = now_us() + HAND_OVER_SPIN_US;
+
+	while (!atomic_load_explicit(&in->may_read, memory_order_acquire) && now_us() < until)
+		;
+	pthread_mutex_lock(&in->lock);
+	while (!in->stop && !atomic_load_explicit(&in->may_read, memory_order_relaxed))
+		pthread_cond_wait(&in->emptied, &in->lock);
+	pthread_mutex_unlock(&in->lock);
+}
+
 static void *read_ahead(void *arg)
 {
 	struct trace_input *in = arg;
@@ -133,10 +207,9 @@ static void *read_ahead(void *arg)
 	/* Fault the ring in; started early, while the caller still reads. */
 	for (off = 0; off < RING_BYTES; off += 4096)
 		in->mem[off] = 0;
-	pthread_mutex_lock(&in->lock);
-	while (!in->stop && !in->may_read)
-		pthread_cond_wait(&in->emptied, &in->lock);
-	pthread_mutex_unlock(&in->lock);
+	cpu_unpin();
+	atomic_store_explicit(&in->ring_ready, 1, memory_order_release);
+	wait_for_stream(in);
 
 	for (;;) {
 		pthread_mutex_lock(&in->lock);
@@ -191,7 +264,9 @@ struct trace_input *input_open(gzFile gz, int early)
 /* Past the first chunk: the ring and the thread that fills it. */
 static int start_thread(struct trace_input *in)
 {
+	pthread_attr_t attr;
 	unsigned i;
+	int rc;
 
 	in->mem = ring_alloc();
 	if (!in->mem)
@@ -201,7 +276,11 @@ static int start_thread(struct trace_input *in)
 	pthread_mutex_init(&in->lock, NULL);
 	pthread_cond_init(&in->filled, NULL);
 	pthread_cond_init(&in->emptied, NULL);
-	if (pthread_create(&in->thread, NULL, read_ahead, in)) {
+	pthread_attr_init(&attr);
+	cpu_elsewhere(&attr);
+	rc = pthread_create(&in->thread, &attr, read_ahead, in);
+	pthread_attr_destroy(&attr);
+	if (rc) {
 		pthread_cond_destroy(&in->emptied);
 		pthread_cond_destroy(&in->filled);
 		pthread_mutex_destroy(&in->lock);
@@ -213,31 +292,39 @@ static int start_thread(struct trace_input *in)
 	return 0;
 }
 
-/* The first chunk, read here; then the stream is the thread's. */
+/* The first chunk, read here. */
 static const struct input_chunk *take_first(struct trace_input *in)
 {
 	fill_chunk(in, &in->first, INPUT_FIRST_CHUNK);
 	in->first_taken = 1;
-	if (in->threaded)
-		pthread_mutex_lock(&in->lock);
-	in->may_read = 1;
-	if (in->threaded) {
-		pthread_cond_signal(&in->emptied);
-		pthread_mutex_unlock(&in->lock);
-	}
 	return &in->first;
 }
 
-/* No thread: read on here, into the first buffer, the carry in front. */
+/* Read on here, into the first buffer, the carry in front. */
 static const struct input_chunk *read_here(struct trace_input *in,
 					   const unsigned char *carry, size_t carry_len)
 {
 	struct input_chunk *c = &in->first;
 
-	in->no_thread = 1;
 	memmove(c->data - carry_len, carry, carry_len);	/* it may lie in c */
 	fill_chunk(in, c, INPUT_FIRST_CHUNK);
 	return c;
+}
+
+/*
+ * Hand the stream to the thread once its ring is in: until then (a huge
+ * page to clear, a few hundred microseconds) the caller reads on itself
+ * rather than wait.  Whether it was handed over.
+ */
+static int hand_over(struct trace_input *in)
+{
+	if (!atomic_load_explicit(&in->ring_ready, memory_order_acquire))
+		return 0;
+	pthread_mutex_lock(&in->lock);
+	atomic_store_explicit(&in->may_read, 1, memory_order_release);
+	pthread_cond_signal(&in->emptied);
+	pthread_mutex_unlock(&in->lock);
+	return 1;
 }
 
 const struct input_chunk *input_next(struct trace_input *in, const unsigned char *carry,
@@ -247,7 +334,11 @@ const struct input_chunk *input_next(struct trace_input *in, const unsigned char
 
 	if (!in->first_taken)
 		return take_first(in);	/* nothing held, nothing to carry */
-	if (!in->threaded && (in->no_thread || start_thread(in)))
+	if (!in->threaded && (in->no_thread || start_thread(in))) {
+		in->no_thread = 1;
+		return read_here(in, carry, carry_len);
+	}
+	if (!atomic_load_explicit(&in->may_read, memory_order_relaxed) && !hand_over(in))
 		return read_here(in, carry, carry_len);
 
 	pthread_mutex_lock(&in->lock);
