@@ -247,7 +247,9 @@ void binary_shapes_init(struct trace_reader *r)
 			if (k == EV_PHASE || k == EV_FOOTPRINT)
 				continue;	/* named: size 0, the careful path */
 			sh->at = wide ? 9 : 5;
-			r->rec_size[k | wide * TRACE_BIN_WIDE] = (unsigned char)(sh->at + payload[k]);
+			/* wide: marked, for the fast run to leave it (binary_fill) */
+			r->rec_size[k | wide * TRACE_BIN_WIDE] =
+				(unsigned char)((sh->at + payload[k]) | wide * TRACE_BIN_WIDE);
 			sh->lim2 = UINT64_MAX;
 			sh->kind = (unsigned char)k;
 			sh->dt_mask = wide ? UINT64_MAX : UINT32_MAX;
@@ -284,35 +286,37 @@ void binary_shapes_init(struct trace_reader *r)
 /*
  * Decode the fixed-size record at @p (its shape @sh) into @ev; whether it
  * keeps its kind's rule and, with @check_time, its time stays within 64
- * bits (else the caller tests the deltas ORed into *@dts).  Loads reach
- * 34 bytes past @p, within the buffer's slack at the end of the data;
- * what lies past the record is masked off.
+ * bits.  Loads reach 34 bytes past @p, within the buffer's slack at the
+ * end of the data; what lies past the record is masked off.
  */
 static inline __attribute__((always_inline)) int
 decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size, const unsigned char *p,
-	     uint64_t *prev, struct trace_event *ev, int check_time, uint64_t *dts)
+	     uint64_t *prev, struct trace_event *ev, int check_time)
 {
 	const unsigned char *at = p + sh->at;
 	uint64_t a = le64(at), b = le64(at + 8), c = le64(at + 16) & sh->third;
-	uint64_t dt = le64(p + 1) & sh->dt_mask, t = *prev + dt;
-	/* read, write: the device byte; the others: the empty entry 256 */
-	size_t dev = (size_t)(at[-1] & sh->dev_mask) + sh->dev_base;
-	uint64_t lim1 = sh->lim1 | dev_size[dev];
+	uint64_t t = *prev + (le64(p + 1) & sh->dt_mask);
+	/* read, write: the device byte; the others: 0, and no device (256) */
+	unsigned dev = at[-1] & sh->dev_mask;
+	uint64_t lim1 = sh->lim1 | dev_size[dev + sh->dev_base];
 	uint64_t n2 = (b + sh->add2) >> sh->shift2;
 	char *f = (char *)ev;
 
 	ev->time_us = t;
 	ev->kind = (enum trace_kind)sh->kind;
-	ev->dev = (uint32_t)dev & 255;
+	ev->dev = dev;
 	/* The fields no kind's slot fills stay 0; then a, b and c land. */
 	ev->page = ev->count = ev->offset = ev->length = ev->addr = 0;
 	*(uint64_t *)(void *)(f + sh->slot[2]) = c;
 	*(uint64_t *)(void *)(f + sh->slot[0]) = a;
 	*(uint64_t *)(void *)(f + sh->slot[1]) = b;
 	ev->name[0] = '\0';
-	*dts |= dt;
-	if (!(trace_span_ok(a, b, lim1, sh->align1) &
-	      trace_span_ok(c, n2, sh->lim2, sh->align2) & (!check_time | (t >= *prev))))
+	/*
+	 * The second span's alignment is not tested on n2: where align2 is
+	 * set (mmap, mapdup), n2 is b, tested with the same mask as the first.
+	 */
+	if (!(trace_span_fits(a, b, lim1) & trace_span_fits(c, n2, sh->lim2) &
+	      !(((a | b) & sh->align1) | (c & sh->align2)) & (!check_time | (t >= *prev))))
 		return 0;
 	*prev = t;
 	return 1;
@@ -324,31 +328,34 @@ decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size, const unsigne
 /*
  * Decode up to @n fixed-size records from *@pp into @ev while they keep
  * their rules; returns how many.  With @checked, each record is tested
- * against @end and each time against overflow.  Without, the caller has
- * made sure that @n records of the longest size lie before @end, and
- * *@dts collects the deltas for it to rule out overflow once a run.
- * Both are inlined whole, each run into its own loop: GCC left
+ * against @end, and each time against overflow.  Without, the caller has
+ * made sure that @n records of the longest size lie before @end and that
+ * @n narrow deltas cannot carry the time past 2^64; a wide one ends the
+ * run.  Both are inlined whole, each run into its own loop: GCC left
  * decode_fixed a call in one of them, which cost more than the decoding.
  */
 static inline __attribute__((always_inline)) size_t
 decode_run(const struct trace_reader *r, const unsigned char **pp, const unsigned char *end,
-	   uint64_t *prev, struct trace_event *ev, size_t n, int checked, uint64_t *dts)
+	   uint64_t *prev, struct trace_event *ev, size_t n, int checked)
 {
 	const unsigned char *p = *pp;
-	size_t i, size;
+	struct trace_event *e, *e_end = ev + n;
+	uint64_t t = *prev;	/* a local: kept in a register through the stores */
+	size_t size;
 
-	for (i = 0; i < n; i++) {
+	for (e = ev; e < e_end; e++) {
 		/* A named or bad kind has size 0: left to the careful path. */
 		size = r->rec_size[p[0]];
-		if (checked ? size - 1 >= (size_t)(end - p) : !size)
+		if (checked ? (size &= ~(size_t)TRACE_BIN_WIDE) - 1 >= (size_t)(end - p) :
+			      size - 1 >= TRACE_BIN_WIDE - 1)
 			break;
-		if (!decode_fixed(&r->shapes[p[0]], r->rules.dev_size, p, prev, ev + i,
-				  checked, dts))
+		if (!decode_fixed(&r->shapes[p[0]], r->rules.dev_size, p, &t, e, checked))
 			break;
 		p += size;
 	}
 	*pp = p;
-	return i;
+	*prev = t;
+	return (size_t)(e - ev);
 }
 
 /*
@@ -373,10 +380,10 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	if (dt > UINT64_MAX - r->prev_time)
 		return bad_record(r, "time overflows 64 bits");
 	if (kind != EV_PHASE && kind != EV_FOOTPRINT) {
-		uint64_t prev = r->prev_time, dts = 0;
+		uint64_t prev = r->prev_time;
 
 		/* Refused for its rule: decode it to say which part broke. */
-		decode_fixed(&r->shapes[kind_byte], r->rules.dev_size, p, &prev, ev, 1, &dts);
+		decode_fixed(&r->shapes[kind_byte], r->rules.dev_size, p, &prev, ev, 1);
 		return bad_event(r, ev);
 	}
 	name_len = p[size - 1];
@@ -402,7 +409,7 @@ truncated:
 int binary_fill(struct trace_reader *r)
 {
 	const unsigned char *p, *end;
-	uint64_t prev = r->prev_time, dts = 0;
+	uint64_t prev = r->prev_time;
 	size_t n = 0;
 
 	if (r->end - r->pos < TRACE_BIN_REC_MAX) {
@@ -417,20 +424,14 @@ int binary_fill(struct trace_reader *r)
 	p = r->buf + r->pos;
 	end = r->buf + r->end;
 	/*
-	 * Away from the end of the data, and with deltas too small to carry
-	 * a time below 2^63 past 2^64 in one batch, the records need no
-	 * test of each against either.
+	 * Away from the end of the data, and from 2^64 in time, a batch of
+	 * records with narrow deltas needs no test of each against either.
 	 */
-	if ((size_t)(end - p) >= TRACE_BATCH * FIXED_REC_MAX && prev < (1ULL << 63)) {
-		n = decode_run(r, &p, end, &prev, r->batch, TRACE_BATCH, 0, &dts);
-		if (dts >> 57) {	/* rare: a delta of over 4500 years */
-			p = r->buf + r->pos;
-			prev = r->prev_time;
-			n = 0;
-		}
-	}
+	if ((size_t)(end - p) >= TRACE_BATCH * FIXED_REC_MAX &&
+	    prev <= UINT64_MAX - TRACE_BATCH * (uint64_t)UINT32_MAX)
+		n = decode_run(r, &p, end, &prev, r->batch, TRACE_BATCH, 0);
 	if (!n)
-		n = decode_run(r, &p, end, &prev, r->batch, TRACE_BATCH, 1, &dts);
+		n = decode_run(r, &p, end, &prev, r->batch, TRACE_BATCH, 1);
 	r->pos = (size_t)(p - r->buf);
 	r->prev_time = prev;
 	r->record += n;

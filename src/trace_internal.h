@@ -102,9 +102,14 @@ void trace_rules_init(struct trace_rules *rules, const struct trace_header *h);
  * joined with & rather than &&, so that the binary decoder can evaluate
  * a span for any kind without branching on the kind.
  */
+static inline int trace_span_fits(uint64_t x, uint64_t n, uint64_t lim)
+{
+	return (x <= lim) & (n - 1 < lim - x);
+}
+
 static inline int trace_span_ok(uint64_t x, uint64_t n, uint64_t lim, uint64_t align)
 {
-	return (x <= lim) & (n - 1 < lim - x) & !((x | n) & align);
+	return trace_span_fits(x, n, lim) & !((x | n) & align);
 }
 
 /*

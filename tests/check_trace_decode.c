@@ -233,6 +233,32 @@ static uint64_t edge_value(uint64_t r)
 	return edges[(r >> 4) % n];
 }
 
+/* Append @n touches of page 0 at @time to the binary trace @f. */
+static void append_touches(FILE *f, uint64_t time, int n)
+{
+	struct trace_event ev;
+	unsigned char rec[TRACE_BIN_REC_MAX];
+	size_t len;
+	int i;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = EV_TOUCH;
+	ev.time_us = time;
+	ev.count = 1;
+	for (i = 0; i < n; i++) {
+		len = binary_format_event(&ev, time, rec);
+		ck_assert_uint_eq(fwrite(rec, 1, len, f), len);
+	}
+}
+
+/*
+ * Touches before and after the record under test: 70 of 21 bytes before
+ * it, 120 after, so that it lies inside a batch decoded away from the end
+ * of the data (64 records of at most 34 bytes), as most records do.
+ */
+#define TOUCHES_BEFORE 70
+#define TOUCHES_AFTER 120
+
 /*
  * The binary decoder checks each kind's rule with parameters per kind;
  * trace_validate_event checks it field by field.  Thousands of records
@@ -243,11 +269,11 @@ START_TEST(binary_rules_match_validator)
 {
 	struct trace_header h;
 	struct trace_rules rules;
-	char path[512], err[1024], why[512];
+	char path[512], err[1024], why[512], want[600];
 	unsigned char rec[TRACE_BIN_REC_MAX];
 	uint64_t seed = 7, accepted = 0, refused = 0;
 	const char *name = "e.atr";
-	int i;
+	int i, j;
 
 	sample_header(&h);
 	trace_rules_init(&rules, &h);
@@ -291,18 +317,24 @@ START_TEST(binary_rules_match_validator)
 		}
 		valid = !trace_validate_event(&rules, 0, &ev, why, sizeof(why));
 
-		/* A header with no events, then the record, unchecked. */
+		/* A header with no events, then the record amid touches, unchecked. */
 		w = trace_writer_open(path, &h, err, sizeof(err));
 		ck_assert_msg(w != NULL, "%s", err);
 		ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), 0);
 		len = binary_format_event(&ev, 0, rec);
 		f = fopen(path, "ab");
 		ck_assert_ptr_nonnull(f);
+		append_touches(f, 0, TOUCHES_BEFORE);
 		ck_assert_uint_eq(fwrite(rec, 1, len, f), len);
+		append_touches(f, ev.time_us, TOUCHES_AFTER);
 		ck_assert_int_eq(fclose(f), 0);
 
 		r = trace_open(path, err, sizeof(err));
 		ck_assert_msg(r != NULL, "%s", err);
+		for (j = 0; j < TOUCHES_BEFORE; j++) {
+			ck_assert_int_eq(trace_next(r, &got), 1);
+			ck_assert_int_eq(got->kind, EV_TOUCH);
+		}
 		rc = trace_next(r, &got);
 		ck_assert_msg(rc == (valid ? 1 : -1),
 			      "event %d (%s, dev %u, offset %llu, length %llu, page %llu, count %llu, addr 0x%llx): decoder %d, validator %s",
@@ -312,9 +344,14 @@ START_TEST(binary_rules_match_validator)
 			      rc, valid ? "valid" : why);
 		if (valid) {
 			assert_event_eq(got, &ev);
+			for (j = 0; j < TOUCHES_AFTER; j++)
+				ck_assert_int_eq(trace_next(r, &got), 1);
 			ck_assert_int_eq(trace_next(r, &got), 0);
 			accepted++;
 		} else {
+			snprintf(want, sizeof(want), "%s: record %d (byte ", path, TOUCHES_BEFORE);
+			ck_assert_msg(!strncmp(trace_error(r), want, strlen(want)), "%s",
+				      trace_error(r));
 			ck_assert_ptr_nonnull(strstr(trace_error(r), why));
 			refused++;
 		}
@@ -323,6 +360,66 @@ START_TEST(binary_rules_match_validator)
 	/* Both verdicts are well represented: the test says something. */
 	ck_assert_uint_gt(accepted, 400);
 	ck_assert_uint_gt(refused, 400);
+	remove_dir();
+}
+END_TEST
+
+/*
+ * A time near 2^64, then narrow deltas: the decoder tests each record's
+ * time against overflow there, and reports the one that wraps.  Record 0
+ * (wide delta) sets the time to 2^64 - 1 - 100; 100 touches keep it; the
+ * next adds 200 and wraps.
+ */
+START_TEST(time_overflow_near_2_64)
+{
+	struct trace_header h;
+	struct trace_event ev;
+	const struct trace_event *got;
+	struct trace_writer *w;
+	struct trace_reader *r;
+	unsigned char rec[TRACE_BIN_REC_MAX];
+	char path[512], err[1024], want[600];
+	uint64_t start = UINT64_MAX - 100;
+	struct stat st;
+	size_t len;
+	FILE *f;
+	int i;
+
+	sample_header(&h);
+	make_dir();
+	snprintf(path, sizeof(path), "%s/wrap.atr", dir);
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	ck_assert_msg(w != NULL, "%s", err);
+	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), 0);
+	ck_assert_int_eq(stat(path, &st), 0);	/* the header's bytes */
+	f = fopen(path, "ab");
+	ck_assert_ptr_nonnull(f);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = EV_TOUCH;
+	ev.count = 1;
+	ev.time_us = start;
+	len = binary_format_event(&ev, 0, rec);
+	ck_assert_uint_eq(len, 9 + 16);		/* wide */
+	ck_assert_uint_eq(fwrite(rec, 1, len, f), len);
+	append_touches(f, start, 100);
+	ev.time_us = start + 200;		/* wraps to 99: a delta of 200 */
+	len = binary_format_event(&ev, start, rec);
+	ck_assert_uint_eq(len, 5 + 16);		/* narrow */
+	ck_assert_uint_eq(fwrite(rec, 1, len, f), len);
+	append_touches(f, 99, 200);
+	ck_assert_int_eq(fclose(f), 0);
+
+	r = trace_open(path, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	for (i = 0; i < 101; i++) {
+		ck_assert_int_eq(trace_next(r, &got), 1);
+		ck_assert_uint_eq(got->time_us, start);
+	}
+	ck_assert_int_eq(trace_next(r, &got), -1);
+	snprintf(want, sizeof(want), "%s: record 101 (byte %llu): time overflows 64 bits",
+		 path, (unsigned long long)st.st_size + 25 + 100 * 21);
+	ck_assert_str_eq(trace_error(r), want);
+	trace_close(r);
 	remove_dir();
 }
 END_TEST
@@ -337,6 +434,7 @@ static Suite *trace_decode_suite(void)
 	tcase_add_test(tc, runs_of_events);
 	tcase_add_loop_test(tc, gzip_cut_after_chunks, 0, 2);
 	tcase_add_test(tc, binary_rules_match_validator);
+	tcase_add_test(tc, time_overflow_near_2_64);
 	suite_add_tcase(s, tc);
 	return s;
 }
