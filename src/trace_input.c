@@ -34,7 +34,7 @@
 #include "trace_internal.h"
 
 #define NR_CHUNKS 6		/* one decoded, the others read ahead */
-/* Wake the reader only when this many chunks are free: fewer wake-ups. */
+/* Wake a sleeping reader only when this many chunks are free: fewer wake-ups. */
 #define WAKE_FREE 3
 
 struct trace_input {
@@ -49,8 +49,10 @@ struct trace_input {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t filled, emptied;
-	unsigned produced, taken, released;	/* ring chunks, from the start */
-	int stop;
+	/* ring chunks, from the start: filled, handed out, given back */
+	atomic_uint produced, released;
+	unsigned taken;			/* the caller's alone */
+	atomic_int stop;
 	struct input_chunk ring[NR_CHUNKS];
 	unsigned char *mem;
 };
@@ -180,22 +182,65 @@ static uint64_t now_us(void)
 }
 
 /*
- * Wait for the caller to hand over the stream.  It looks after each of
- * its small chunks, some tens of microseconds apart, so spin a while
- * first: on a virtual machine, waking a thread that sleeps took hundreds.
+ * Waits spin a while before they sleep: on a virtual machine, waking a
+ * thread that sleeps took some hundreds of microseconds (measured), while
+ * a chunk is decoded in some tens.  A sleeper is woken by a signal on
+ * @cond under the lock, sent after the change it waits for.
  */
-#define HAND_OVER_SPIN_US 500
+#define SPIN_US 300
 
-static void wait_for_stream(struct trace_input *in)
+static void wait_until(struct trace_input *in, pthread_cond_t *cond,
+		       int (*ready)(struct trace_input *))
 {
-	uint64_t until = now_us() + HAND_OVER_SPIN_US;
+	uint64_t until = now_us() + SPIN_US;
 
-	while (!atomic_load_explicit(&in->may_read, memory_order_acquire) && now_us() < until)
-		;
+	while (!ready(in))
+		if (now_us() > until) {
+			pthread_mutex_lock(&in->lock);
+			while (!ready(in))
+				pthread_cond_wait(cond, &in->lock);
+			pthread_mutex_unlock(&in->lock);
+			return;
+		}
+}
+
+static void wake(struct trace_input *in, pthread_cond_t *cond)
+{
 	pthread_mutex_lock(&in->lock);
-	while (!in->stop && !atomic_load_explicit(&in->may_read, memory_order_relaxed))
-		pthread_cond_wait(&in->emptied, &in->lock);
+	pthread_cond_signal(cond);
 	pthread_mutex_unlock(&in->lock);
+}
+
+static unsigned load(atomic_uint *v)
+{
+	return atomic_load_explicit(v, memory_order_acquire);
+}
+
+static void store(atomic_uint *v, unsigned x)
+{
+	atomic_store_explicit(v, x, memory_order_release);
+}
+
+static int stopped(struct trace_input *in)
+{
+	return atomic_load_explicit(&in->stop, memory_order_acquire);
+}
+
+/* The thread's waits: for the stream, for a free chunk; or to stop. */
+static int stream_handed_over(struct trace_input *in)
+{
+	return atomic_load_explicit(&in->may_read, memory_order_acquire) || stopped(in);
+}
+
+static int chunk_free(struct trace_input *in)
+{
+	return load(&in->produced) - load(&in->released) < NR_CHUNKS || stopped(in);
+}
+
+/* The caller's wait: for a filled chunk. */
+static int chunk_filled(struct trace_input *in)
+{
+	return load(&in->produced) != in->taken;
 }
 
 static void *read_ahead(void *arg)
@@ -209,25 +254,16 @@ static void *read_ahead(void *arg)
 		in->mem[off] = 0;
 	cpu_unpin();
 	atomic_store_explicit(&in->ring_ready, 1, memory_order_release);
-	wait_for_stream(in);
+	wait_until(in, &in->emptied, stream_handed_over);
 
 	for (;;) {
-		pthread_mutex_lock(&in->lock);
-		while (!in->stop && in->produced - in->released == NR_CHUNKS)
-			pthread_cond_wait(&in->emptied, &in->lock);
-		if (in->stop) {
-			pthread_mutex_unlock(&in->lock);
+		wait_until(in, &in->emptied, chunk_free);
+		if (stopped(in))
 			return NULL;
-		}
-		c = &in->ring[in->produced % NR_CHUNKS];
-		pthread_mutex_unlock(&in->lock);
-
+		c = &in->ring[load(&in->produced) % NR_CHUNKS];
 		fill_chunk(in, c, INPUT_CHUNK);
-
-		pthread_mutex_lock(&in->lock);
-		in->produced++;
-		pthread_cond_signal(&in->filled);
-		pthread_mutex_unlock(&in->lock);
+		store(&in->produced, load(&in->produced) + 1);
+		wake(in, &in->filled);
 		if (c->end)
 			return NULL;
 	}
@@ -320,10 +356,8 @@ static int hand_over(struct trace_input *in)
 {
 	if (!atomic_load_explicit(&in->ring_ready, memory_order_acquire))
 		return 0;
-	pthread_mutex_lock(&in->lock);
 	atomic_store_explicit(&in->may_read, 1, memory_order_release);
-	pthread_cond_signal(&in->emptied);
-	pthread_mutex_unlock(&in->lock);
+	wake(in, &in->emptied);
 	return 1;
 }
 
@@ -341,22 +375,15 @@ const struct input_chunk *input_next(struct trace_input *in, const unsigned char
 	if (!atomic_load_explicit(&in->may_read, memory_order_relaxed) && !hand_over(in))
 		return read_here(in, carry, carry_len);
 
-	pthread_mutex_lock(&in->lock);
-	while (in->produced == in->taken)
-		pthread_cond_wait(&in->filled, &in->lock);
-	pthread_mutex_unlock(&in->lock);
-
+	wait_until(in, &in->filled, chunk_filled);
 	c = &in->ring[in->taken % NR_CHUNKS];
 	/* The carry lies in the chunk still held: copy before giving it back. */
 	if (carry_len)
 		memcpy(c->data - carry_len, carry, carry_len);
 	in->taken++;
-
-	pthread_mutex_lock(&in->lock);
-	in->released = in->taken - 1;
-	if (NR_CHUNKS - (in->produced - in->released) >= WAKE_FREE)
-		pthread_cond_signal(&in->emptied);
-	pthread_mutex_unlock(&in->lock);
+	store(&in->released, in->taken - 1);
+	if (NR_CHUNKS - (load(&in->produced) - (in->taken - 1)) >= WAKE_FREE)
+		wake(in, &in->emptied);
 	return c;
 }
 
@@ -365,10 +392,8 @@ void input_close(struct trace_input *in)
 	if (!in)
 		return;
 	if (in->threaded) {
-		pthread_mutex_lock(&in->lock);
-		in->stop = 1;
-		pthread_cond_signal(&in->emptied);
-		pthread_mutex_unlock(&in->lock);
+		atomic_store_explicit(&in->stop, 1, memory_order_release);
+		wake(in, &in->emptied);
 		pthread_join(in->thread, NULL);	/* it ends after at most one chunk */
 		pthread_cond_destroy(&in->emptied);
 		pthread_cond_destroy(&in->filled);
