@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <sys/stat.h>
+#include <time.h>
 
 #include "check_trace_util.h"
 #include "trace_internal.h"
@@ -119,6 +120,48 @@ START_TEST(many_chunks)
 	write_events(path);
 	ck_assert_uint_eq(read_events(path, &rc, msg, sizeof(msg)), NR_EVENTS);
 	ck_assert_msg(rc == 0, "%s", msg);
+	remove_dir();
+}
+END_TEST
+
+/*
+ * A consumer slower than the reader: the ring fills, the read-ahead
+ * thread waits past its spin and sleeps, and each pause of the consumer
+ * must end with it woken, not with a hang (the test's timeout) or a lost
+ * chunk.  Then a reader closed early, its thread waiting on a full ring.
+ * Loop index: the form, text or binary (gzip only slows the reader).
+ */
+START_TEST(slow_consumer)
+{
+	const struct timespec pause = { 0, 2 * 1000 * 1000 };
+	char path[512], err[1024] = "";
+	const struct trace_event *ev;
+	struct trace_reader *r;
+	struct trace_event want;
+	uint64_t seed = 42, t = 0, n = 0;
+	int rc;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/%s", dir, names[_i]);
+	write_events(path);
+	r = trace_open(path, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	while ((rc = trace_next(r, &ev)) > 0) {
+		make_event(n++, &seed, &t, &want);
+		assert_event_eq(ev, &want);
+		if (n % 3000 == 0)
+			nanosleep(&pause, NULL);
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(n, NR_EVENTS);
+	trace_close(r);
+
+	r = trace_open(path, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	for (n = 0; n < 100; n++)
+		ck_assert_int_eq(trace_next(r, &ev), 1);
+	nanosleep(&pause, NULL);
+	trace_close(r);
 	remove_dir();
 }
 END_TEST
@@ -431,6 +474,7 @@ static Suite *trace_decode_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, many_chunks, 0, 8);
+	tcase_add_loop_test(tc, slow_consumer, 0, 2);
 	tcase_add_test(tc, runs_of_events);
 	tcase_add_loop_test(tc, gzip_cut_after_chunks, 0, 2);
 	tcase_add_test(tc, binary_rules_match_validator);
