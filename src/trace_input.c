@@ -42,8 +42,8 @@ struct trace_input {
 	struct input_chunk first;	/* read by the caller */
 	unsigned char *first_mem;
 	int first_taken;
-	atomic_int ring_ready;		/* the thread has faulted its ring in */
-	atomic_int may_read;		/* the caller has handed over the stream */
+	atomic_uint ring_ready;		/* the thread has faulted its ring in */
+	atomic_uint may_read;		/* the caller has handed over the stream */
 	int threaded;			/* the reader thread runs (or ran) */
 	int no_thread;			/* none: turned off, or not to be had */
 	pthread_t thread;
@@ -52,7 +52,7 @@ struct trace_input {
 	/* ring chunks, from the start: filled, handed out, given back */
 	atomic_uint produced, released;
 	unsigned taken;			/* the caller's alone */
-	atomic_int stop;
+	atomic_uint stop;
 	struct input_chunk ring[NR_CHUNKS];
 	unsigned char *mem;
 };
@@ -184,8 +184,10 @@ static uint64_t now_us(void)
 /*
  * Waits spin a while before they sleep: on a virtual machine, waking a
  * thread that sleeps took some hundreds of microseconds (measured), while
- * a chunk is decoded in some tens.  A sleeper is woken by a signal on
- * @cond under the lock, sent after the change it waits for.
+ * a chunk is decoded in some tens.  The spin yields the CPU to any thread
+ * that waits for it (the other side, with one CPU; other readers, in a
+ * sweep).  A sleeper is woken by a signal on @cond under the lock, sent
+ * after the change it waits for.
  */
 #define SPIN_US 300
 
@@ -194,7 +196,8 @@ static void wait_until(struct trace_input *in, pthread_cond_t *cond,
 {
 	uint64_t until = now_us() + SPIN_US;
 
-	while (!ready(in))
+	while (!ready(in)) {
+		sched_yield();	/* to a thread that waits for this CPU */
 		if (now_us() > until) {
 			pthread_mutex_lock(&in->lock);
 			while (!ready(in))
@@ -202,6 +205,7 @@ static void wait_until(struct trace_input *in, pthread_cond_t *cond,
 			pthread_mutex_unlock(&in->lock);
 			return;
 		}
+	}
 }
 
 static void wake(struct trace_input *in, pthread_cond_t *cond)
@@ -211,6 +215,7 @@ static void wake(struct trace_input *in, pthread_cond_t *cond)
 	pthread_mutex_unlock(&in->lock);
 }
 
+/* What one thread stores, the other loads: all it wrote before is seen. */
 static unsigned load(atomic_uint *v)
 {
 	return atomic_load_explicit(v, memory_order_acquire);
@@ -221,20 +226,15 @@ static void store(atomic_uint *v, unsigned x)
 	atomic_store_explicit(v, x, memory_order_release);
 }
 
-static int stopped(struct trace_input *in)
-{
-	return atomic_load_explicit(&in->stop, memory_order_acquire);
-}
-
 /* The thread's waits: for the stream, for a free chunk; or to stop. */
 static int stream_handed_over(struct trace_input *in)
 {
-	return atomic_load_explicit(&in->may_read, memory_order_acquire) || stopped(in);
+	return load(&in->may_read) || load(&in->stop);
 }
 
 static int chunk_free(struct trace_input *in)
 {
-	return load(&in->produced) - load(&in->released) < NR_CHUNKS || stopped(in);
+	return load(&in->produced) - load(&in->released) < NR_CHUNKS || load(&in->stop);
 }
 
 /* The caller's wait: for a filled chunk. */
@@ -253,12 +253,12 @@ static void *read_ahead(void *arg)
 	for (off = 0; off < RING_BYTES; off += 4096)
 		in->mem[off] = 0;
 	cpu_unpin();
-	atomic_store_explicit(&in->ring_ready, 1, memory_order_release);
+	store(&in->ring_ready, 1);
 	wait_until(in, &in->emptied, stream_handed_over);
 
 	for (;;) {
 		wait_until(in, &in->emptied, chunk_free);
-		if (stopped(in))
+		if (load(&in->stop))
 			return NULL;
 		c = &in->ring[load(&in->produced) % NR_CHUNKS];
 		fill_chunk(in, c, INPUT_CHUNK);
@@ -349,14 +349,15 @@ static const struct input_chunk *read_here(struct trace_input *in,
 
 /*
  * Hand the stream to the thread once its ring is in: until then (a huge
- * page to clear, a few hundred microseconds) the caller reads on itself
- * rather than wait.  Whether it was handed over.
+ * page to clear, from some hundred microseconds to some milliseconds on a
+ * virtual machine) the caller reads on itself rather than wait.  Whether
+ * it was handed over.
  */
 static int hand_over(struct trace_input *in)
 {
-	if (!atomic_load_explicit(&in->ring_ready, memory_order_acquire))
+	if (!load(&in->ring_ready))
 		return 0;
-	atomic_store_explicit(&in->may_read, 1, memory_order_release);
+	store(&in->may_read, 1);
 	wake(in, &in->emptied);
 	return 1;
 }
@@ -372,7 +373,7 @@ const struct input_chunk *input_next(struct trace_input *in, const unsigned char
 		in->no_thread = 1;
 		return read_here(in, carry, carry_len);
 	}
-	if (!atomic_load_explicit(&in->may_read, memory_order_relaxed) && !hand_over(in))
+	if (!load(&in->may_read) && !hand_over(in))
 		return read_here(in, carry, carry_len);
 
 	wait_until(in, &in->filled, chunk_filled);
@@ -392,7 +393,7 @@ void input_close(struct trace_input *in)
 	if (!in)
 		return;
 	if (in->threaded) {
-		atomic_store_explicit(&in->stop, 1, memory_order_release);
+		store(&in->stop, 1);
 		wake(in, &in->emptied);
 		pthread_join(in->thread, NULL);	/* it ends after at most one chunk */
 		pthread_cond_destroy(&in->emptied);
