@@ -192,6 +192,8 @@ struct trace_reader {
 	 * waits on them */
 	unsigned char rec_size[256];
 	struct rec_shape shapes[256];
+	/* binary: batches still to decode by shape, before runs are tried again */
+	unsigned by_shape;
 	char err[1024];
 };
 
