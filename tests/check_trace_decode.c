@@ -22,8 +22,10 @@ static uint64_t next_random(uint64_t *s)
 }
 
 /*
- * Event @i of a valid trace of every kind in random order; every 4999th
- * event waits past 2^32 us, so that the binary form uses wide deltas.
+ * Event @i of a valid trace of every kind: in random order in the first
+ * half, in runs of 11 of one kind in the second (as real traces come,
+ * which the binary decoder takes run by run); every 4999th event waits
+ * past 2^32 us, so that the binary form uses wide deltas.
  */
 static void make_event(uint64_t i, uint64_t *seed, uint64_t *t, struct trace_event *ev)
 {
@@ -37,7 +39,10 @@ static void make_event(uint64_t i, uint64_t *seed, uint64_t *t, struct trace_eve
 		snprintf(ev->name, sizeof(ev->name), "phase-%llu", (unsigned long long)i);
 		return;
 	}
-	ev->kind = (enum trace_kind)(r % EV_PHASE);
+	if (i < NR_EVENTS / 2)
+		ev->kind = (enum trace_kind)(r % EV_PHASE);
+	else
+		ev->kind = (enum trace_kind)((i / 11 * 2654435761u) >> 7 & 0xffff) % EV_PHASE;
 	r >>= 3;
 	switch (ev->kind) {
 	case EV_READ:
