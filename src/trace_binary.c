@@ -322,7 +322,11 @@ decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size, const unsigne
 	return 1;
 }
 
-/* Runs in a batch of 64 beyond which shapes decode it faster (measured). */
+/*
+ * Runs in a batch past which it goes on by shapes (runs of under 2.7
+ * events on average), and the batches that follow by shapes before runs
+ * are tried again.
+ */
 #define RUNS_MAX 24
 #define BY_SHAPE_BATCHES 64
 
@@ -335,12 +339,12 @@ decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size, const unsigne
  * against @end, and each time against overflow.  Without, the caller has
  * made sure that @n records of the longest size lie before @end and that
  * @n narrow deltas cannot carry the time past 2^64; a wide one ends the
- * run.  Both are inlined whole, each run into its own loop: GCC left
+ * batch.  Both are inlined whole, each mode into its own loop: GCC left
  * decode_fixed a call in one of them, which cost more than the decoding.
  */
 static inline __attribute__((always_inline)) size_t
-decode_run(const struct trace_reader *r, const unsigned char **pp, const unsigned char *end,
-	   uint64_t *prev, struct trace_event *ev, size_t n, int checked)
+decode_shapes(const struct trace_reader *r, const unsigned char **pp, const unsigned char *end,
+	      uint64_t *prev, struct trace_event *ev, size_t n, int checked)
 {
 	const unsigned char *p = *pp;
 	struct trace_event *e, *e_end = ev + n;
@@ -427,7 +431,7 @@ decode_same(const struct trace_rules *rules, const enum trace_kind k, const unsi
 
 /*
  * Decode up to @n records with narrow deltas from *@pp into @ev, run by
- * run, as binary_fill allows decode_run's unchecked mode, and no more
+ * run, where binary_fill allows decode_shapes' unchecked mode, and no more
  * than @max_runs runs; returns how many, *@runs how many runs they made.
  */
 static inline __attribute__((always_inline)) size_t
@@ -523,7 +527,7 @@ decode_batch_by_runs(struct trace_reader *r, const unsigned char **pp, const uns
 
 	if (runs == RUNS_MAX && n < TRACE_BATCH) {
 		r->by_shape = BY_SHAPE_BATCHES;
-		n += decode_run(r, pp, end, prev, r->batch + n, TRACE_BATCH - n, 0);
+		n += decode_shapes(r, pp, end, prev, r->batch + n, TRACE_BATCH - n, 0);
 	}
 	return n;
 }
@@ -553,13 +557,13 @@ int binary_fill(struct trace_reader *r)
 	    prev <= UINT64_MAX - TRACE_BATCH * (uint64_t)UINT32_MAX) {
 		if (r->by_shape) {
 			r->by_shape--;
-			n = decode_run(r, &p, end, &prev, r->batch, TRACE_BATCH, 0);
+			n = decode_shapes(r, &p, end, &prev, r->batch, TRACE_BATCH, 0);
 		} else {
 			n = decode_batch_by_runs(r, &p, end, &prev);
 		}
 	}
 	if (!n)
-		n = decode_run(r, &p, end, &prev, r->batch, TRACE_BATCH, 1);
+		n = decode_shapes(r, &p, end, &prev, r->batch, TRACE_BATCH, 1);
 	r->pos = (size_t)(p - r->buf);
 	r->prev_time = prev;
 	r->record += n;
