@@ -370,11 +370,12 @@ decode_shapes(const struct trace_reader *r, const unsigned char **pp, const unsi
  * Records of one kind come in runs in real traces: in the four shipped,
  * 68-90 % of the events have the kind of the one before.  There a loop
  * per kind beats the shapes: the kind is a constant in it, so the
- * record's layout and its rule (the validator's own, trace_io_ok and the
- * others) compile to far fewer instructions, and the branch on the kind
- * is taken once a run.  Run from *@pp while the records have kind @k and narrow
- * deltas, into *@pe up to @e_end; 0 if one breaks the rule (left where it
- * is, for the careful path).  Times cannot wrap: see binary_fill.
+ * record's layout (binary_format_event's) and its rule (the validator's
+ * own, trace_io_ok and the others) compile to far fewer instructions,
+ * and the branch on the kind is taken once a run.  Run from *@pp while
+ * the records have kind @k and narrow deltas, into *@pe up to @e_end; 0
+ * if one breaks the rule (left where it is, for the careful path).
+ * Times cannot wrap: see binary_fill.
  */
 static inline __attribute__((always_inline)) int
 decode_same(const struct trace_rules *rules, const enum trace_kind k, const unsigned char **pp,
@@ -432,18 +433,18 @@ decode_same(const struct trace_rules *rules, const enum trace_kind k, const unsi
 /*
  * Decode up to @n records with narrow deltas from *@pp into @ev, run by
  * run, where binary_fill allows decode_shapes' unchecked mode, and no more
- * than @max_runs runs; returns how many, *@runs how many runs they made.
+ * than RUNS_MAX runs; returns how many, *@runs how many runs they made.
  */
 static inline __attribute__((always_inline)) size_t
 decode_runs(const struct trace_reader *r, const unsigned char **pp, uint64_t *prev,
-	    struct trace_event *ev, size_t n, unsigned max_runs, unsigned *runs)
+	    struct trace_event *ev, size_t n, unsigned *runs)
 {
 	const struct trace_rules *rules = &r->rules;
 	struct trace_event *e = ev, *e_end = ev + n;
 	int ok = 1;
 
 	*runs = 0;
-	while (ok && e < e_end && *runs < max_runs) {
+	while (ok && e < e_end && *runs < RUNS_MAX) {
 		++*runs;
 		switch (**pp) {
 #define RUN(k) case k: ok = decode_same(rules, k, pp, prev, &e, e_end); break
@@ -523,7 +524,7 @@ decode_batch_by_runs(struct trace_reader *r, const unsigned char **pp, const uns
 		     uint64_t *prev)
 {
 	unsigned runs;
-	size_t n = decode_runs(r, pp, prev, r->batch, TRACE_BATCH, RUNS_MAX, &runs);
+	size_t n = decode_runs(r, pp, prev, r->batch, TRACE_BATCH, &runs);
 
 	if (runs == RUNS_MAX && n < TRACE_BATCH) {
 		r->by_shape = BY_SHAPE_BATCHES;
