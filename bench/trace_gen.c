@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace.h"
-#include "util.h"
+#include "trace/trace.h"
+#include "util/util.h"
 
 /* xorshift64: the same trace on every run. */
 static uint64_t next(uint64_t *s)

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "density.h"
+#include "model/density.h"
+#include "strategy/registry.h"
 
 #define HOST_PAGES 64
 #define MAX_N 32

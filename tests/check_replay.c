@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "replay.h"
+#include "model/replay.h"
+#include "strategy/registry.h"
 
 static struct replay_opts opts;
 

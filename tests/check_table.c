@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "check_util.h"
-#include "core_check.h"
+#include "model/core_check.h"
 
 /* Loop tests run once per geometry: _i indexes this array. */
 static const struct shmem_geom *const geoms[] = {

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "check_trace_util.h"
-#include "trace_internal.h"
+#include "trace/internal.h"
 
 #define NR_EVENTS 60000		/* about 1.6 MB binary, 2 MB text: many chunks */
 

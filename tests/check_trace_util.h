@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 static char dir[256];
 

@@ -1,0 +1,224 @@
+/*
+ * cmd_density.c - anonsim density: how many instances of a trace fit on a
+ * host before it swaps, per strategy.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/host_options.h"
+#include "cli/output_file.h"
+#include "model/density.h"
+#include "util/util.h"
+
+#define MAX_N_LIMIT 4096
+
+static void density_usage(FILE *f)
+{
+	fputs("Usage: anonsim density [OPTIONS] TRACE...\n"
+	      "\n"
+	      "Boot 1, 2, ... N instances of the traces (one after another, unless\n"
+	      "--stagger) on a host of the given memory, under each strategy.  For\n"
+	      "each N, report the host memory the instances demand by category (with\n"
+	      "unlimited memory) and the swap they use on the host given; per strategy,\n"
+	      "the density: the largest N that runs without a single swap-out.  A\n"
+	      "sweep stops after two consecutive N that swap.\n"
+	      "\n"
+	      "Options:\n", f);
+	host_options_usage(f, "");
+	fputs("      --max N           try up to N instances (default: 32)\n"
+	      "  -j, --jobs N          replays run in parallel (default: online CPUs)\n"
+	      "      --csv             machine-readable output instead of the tables\n"
+	      "  -o, --output FILE     write to FILE instead of standard output\n"
+	      "  -q, --quiet           no progress line\n"
+	      "  -h, --help            this help\n"
+	      "\n", f);
+	host_options_strategies(f);
+	fputs("\nExit status: 0 ok, 1 usage error, 2 bad trace, 3 --check failure.\n", f);
+}
+
+enum { O_MAX = HOST_O_END, O_CSV };
+
+static const struct option density_options[] = {
+	HOST_LONG_OPTIONS,
+	{ "max", required_argument, NULL, O_MAX },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "csv", no_argument, NULL, O_CSV },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct sweep_result {
+	char label[32];
+	struct density_point *pt;
+	unsigned filled, density;
+};
+
+static void put_table(FILE *f, const struct sweep_result *sr,
+		      const struct replay_opts *o, unsigned max_n)
+{
+	unsigned i;
+	int c;
+
+	fprintf(f, "%s: host memory ", sr->label);
+	if (o->host_mem)
+		fprintf(f, "%.2f MiB", o->host_mem / 1048576.0);
+	else
+		fputs("unlimited", f);
+	fprintf(f, ", swap %.2f MiB, reclaim %s, %s image\n", o->swap / 1048576.0,
+		o->policy == RECLAIM_24 ? "2.4" : "modern",
+		o->share ? "shared" : "private");
+	fprintf(f, "%5s", "N");
+	for (c = 0; c < CAT_NR; c++)
+		fprintf(f, " %10s", mem_cat_names[c]);
+	fprintf(f, " %10s %10s %10s %10s\n", "total", "peak", "swap used", "swap-outs");
+	for (i = 0; i < sr->filled; i++) {
+		const struct density_point *p = &sr->pt[i];
+
+		fprintf(f, "%5u", p->n);
+		for (c = 0; c < CAT_NR; c++)
+			fprintf(f, " %10.2f", pages_mib(p->demand.final[c]));
+		fprintf(f, " %10.2f %10.2f %10.2f %10llu\n", pages_mib(p->demand.final_total),
+			pages_mib(p->demand.peak_total), pages_mib(p->limited.swap_peak),
+			(unsigned long long)p->limited.swap_outs);
+	}
+	if (!o->host_mem)
+		fprintf(f, "density: no host memory limit (see --host-mem)\n\n");
+	else if (sr->density == max_n)
+		fprintf(f, "density: at least %u instances (all tried fit; see --max)\n\n",
+			sr->density);
+	else
+		fprintf(f, "density: %u instance%s before the host swaps\n\n",
+			sr->density, sr->density == 1 ? "" : "s");
+}
+
+static bool sweep_failed(const struct sweep_result *sr)
+{
+	unsigned i;
+
+	for (i = 0; i < sr->filled; i++)
+		if (replay_failed(&sr->pt[i].demand) || replay_failed(&sr->pt[i].limited)) {
+			msg("density: %s, %u instances: simulator failure: %s", sr->label,
+			    sr->pt[i].n, replay_failed(&sr->pt[i].demand) ?
+			    sr->pt[i].demand.find.first_other :
+			    sr->pt[i].limited.find.first_other);
+			return true;
+		}
+	return false;
+}
+
+int cmd_density(int argc, char **argv)
+{
+	struct host_cli hc;
+	struct strategy_run runs[HOST_CLI_MAX_RUNS];
+	struct sweep_result sr[HOST_CLI_MAX_RUNS];
+	struct output_file out = { 0 };
+	const char *out_path = NULL;
+	unsigned max_n = 32, jobs = online_cpus(), nruns, r;
+	bool csv = false, quiet = false, failed = false;
+	FILE *f = stdout;
+	uint64_t v;
+	int c, rc = EXIT_OK;
+
+	host_cli_init(&hc);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, HOST_SHORT_OPTIONS "j:o:qh",
+				density_options, NULL)) != -1) {
+		int hrc = host_cli_option(&hc, c, optarg, "density");
+
+		if (hrc >= 0) {
+			if (hrc)
+				return hrc;
+			continue;
+		}
+		switch (c) {
+		case O_MAX:
+			if (parse_uint(optarg, MAX_N_LIMIT, &v) || !v)
+				return bad_option_value("density", "--max", optarg,
+							"a number from 1 to 4096");
+			max_n = (unsigned)v;
+			break;
+		case 'j':
+			if (parse_uint(optarg, 1024, &v) || !v)
+				return bad_option_value("density", "--jobs", optarg,
+							"a number from 1 to 1024");
+			jobs = (unsigned)v;
+			break;
+		case O_CSV:
+			csv = true;
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			density_usage(stdout);
+			return EXIT_OK;
+		default:
+			msg("density: see anonsim density --help");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		msg("density: no trace given (see anonsim density --help)");
+		return EXIT_USAGE;
+	}
+	hc.o.progress = !quiet && isatty(STDERR_FILENO);
+
+	nruns = host_cli_runs(&hc, runs, HOST_CLI_MAX_RUNS);
+	memset(sr, 0, sizeof(sr));
+	for (r = 0; r < nruns; r++) {
+		char err[512];
+
+		sr[r].pt = calloc(max_n, sizeof(*sr[r].pt));
+		if (!sr[r].pt) {
+			msg("density: out of memory");
+			rc = EXIT_INTERNAL;
+			goto done;
+		}
+		rc = density_sweep(argv + optind, (unsigned)(argc - optind), runs[r].s,
+				   runs[r].v, &hc.o, max_n, jobs, sr[r].pt,
+				   &sr[r].filled, &sr[r].density, err, sizeof(err));
+		if (rc) {
+			msg("%s", err);
+			goto done;
+		}
+		snprintf(sr[r].label, sizeof(sr[r].label), "%s",
+			 sr[r].filled ? sr[r].pt[0].demand.label : runs[r].s->name);
+		failed |= sweep_failed(&sr[r]);
+	}
+
+	if (out_path) {
+		if (output_open(&out, out_path)) {
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		f = out.f;
+	}
+	if (csv)
+		density_csv_header(f);
+	for (r = 0; r < nruns; r++) {
+		if (csv)
+			density_csv(f, sr[r].label, sr[r].pt, sr[r].filled, sr[r].density,
+				    hc.o.host_mem);
+		else
+			put_table(f, &sr[r], &hc.o, max_n);
+	}
+	if (out_path && output_commit(&out))
+		rc = EXIT_DATA;
+	else if (failed)
+		rc = EXIT_INTERNAL;
+done:
+	for (r = 0; r < nruns; r++)
+		free(sr[r].pt);
+	return rc;
+}

@@ -1,0 +1,411 @@
+/*
+ * cmd_reproduce.c - "anonsim reproduce": the 2004 RFC's figures (a Debian
+ * boot took ~28M of host memory with read-copy and ~21M with ubd-mmap +
+ * /dev/anon; 16 vs 20 UMLs booted before the host swapped) from a profile
+ * and stated host assumptions, then the same comparison on every recorded
+ * trace.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/output_file.h"
+#include "model/density.h"
+#include "model/replay.h"
+#include "strategy/registry.h"
+#include "trace/gen.h"
+#include "util/keyval.h"
+#include "util/util.h"
+
+#define MAX_TRACES 32
+
+/* The strategies compared, with what the RFC published for each. */
+static const char *const compared[] = { "read-copy", "devanon", "punch" };
+#define NCOMPARED 3
+
+struct repro_config {
+	char path[4096];
+	char profile[4096];
+	struct replay_opts host;	/* host assumptions */
+	unsigned max_instances;
+	double published_mib[NCOMPARED];
+	unsigned published_density[NCOMPARED];
+	double tolerance_mib;
+	char traces[MAX_TRACES][4096];
+	unsigned nr_traces;
+};
+
+static void repro_usage(FILE *f)
+{
+	fputs("Usage: anonsim reproduce [OPTIONS]\n"
+	      "\n"
+	      "Reproduce the 2004 /dev/anon result: synthesize the boot trace the\n"
+	      "config's profile describes, replay it under read-copy, devanon and\n"
+	      "punch on the config's host, and print footprints and densities beside\n"
+	      "the published figures.  Then run the same comparison on each recorded\n"
+	      "trace the config lists.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -c, --config FILE   host assumptions and published figures\n"
+	      "                      (default: traces/reproduce.conf)\n"
+	      "  -d, --data DIR      also write there footprint.csv (plots/footprint.gp)\n"
+	      "                      and density.csv, the sweeps of the 2004 boot\n"
+	      "                      (plots/density.gp)\n"
+	      "      --published-only  leave out the recorded traces\n"
+	      "  -j, --jobs N        parallel replays for the density sweeps\n"
+	      "                      (default: online CPUs)\n"
+	      "  -h, --help          this help\n"
+	      "\n"
+	      "Footprint: host memory after the boot with memory unlimited (tmpfs, page\n"
+	      "cache, table pages), without the per-instance overhead.  Density: the\n"
+	      "most instances booted one after another before the first swap-out.\n"
+	      "\n"
+	      "Exit status: 0 all figures within tolerance, 1 usage error, 2 bad\n"
+	      "config, profile or trace, 4 a figure outside its tolerance.\n", f);
+}
+
+static int load_config(const char *path, struct repro_config *c, char *err, size_t errlen)
+{
+	static const char *const known[] = { "profile", "host-mem", "swap", "overhead",
+		"policy", "share", "geometry", "max-instances", "published", "tolerance-mib",
+		"trace", NULL };
+	static const char *const multi[] = { "published", "trace", NULL };
+	struct kv_file f;
+	const struct kv_entry *e;
+	unsigned long long v;
+	unsigned i;
+	int rc = EXIT_DATA;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	c->host = (struct replay_opts){ .swap = 1ULL << 30, .policy = RECLAIM_24,
+		.readahead_kb = -1, .copies = 1, .stagger_us = -1, .share = true,
+		.geom = &shmem_geom_i386, .series_step_us = 100000 };
+	c->max_instances = 32;
+	c->tolerance_mib = 1.0;
+	if (kv_load(&f, path, known, multi, err, errlen))
+		return EXIT_DATA;
+	if (!(e = kv_get(&f, "profile"))) {
+		snprintf(err, errlen, "%s: missing setting 'profile'", path);
+		goto out;
+	}
+	kv_path(&f, e->value, c->profile, sizeof(c->profile));
+	if (kv_size(&f, "host-mem", &v, err, errlen) < 0)
+		goto out;
+	if (!kv_get(&f, "host-mem") || v < 4096) {
+		snprintf(err, errlen, "%s: 'host-mem' must be set (a size such as 576M)", path);
+		goto out;
+	}
+	c->host.host_mem = v;
+	if (kv_size(&f, "swap", &v, err, errlen) == 0)
+		c->host.swap = v;
+	else if (kv_get(&f, "swap"))
+		goto out;
+	if (kv_size(&f, "overhead", &v, err, errlen) == 0)
+		c->host.overhead = v;
+	else if (kv_get(&f, "overhead"))
+		goto out;
+	if ((e = kv_get(&f, "policy"))) {
+		if (!strcmp(e->value, "2.4"))
+			c->host.policy = RECLAIM_24;
+		else if (!strcmp(e->value, "modern"))
+			c->host.policy = RECLAIM_MODERN;
+		else {
+			snprintf(err, errlen, "%s:%u: policy '%s': expected 2.4 or modern",
+				 path, e->line, e->value);
+			goto out;
+		}
+	}
+	if ((e = kv_get(&f, "share"))) {
+		if (strcmp(e->value, "yes") && strcmp(e->value, "no")) {
+			snprintf(err, errlen, "%s:%u: share '%s': expected yes or no",
+				 path, e->line, e->value);
+			goto out;
+		}
+		c->host.share = !strcmp(e->value, "yes");
+	}
+	if ((e = kv_get(&f, "geometry"))) {
+		if (!strcmp(e->value, "i386"))
+			c->host.geom = &shmem_geom_i386;
+		else if (!strcmp(e->value, "x86_64"))
+			c->host.geom = &shmem_geom_x86_64;
+		else {
+			snprintf(err, errlen, "%s:%u: geometry '%s': expected i386 or x86_64",
+				 path, e->line, e->value);
+			goto out;
+		}
+	}
+	if ((e = kv_get(&f, "max-instances"))) {
+		uint64_t n;
+
+		if (parse_uint(e->value, 1024, &n) || !n) {
+			snprintf(err, errlen, "%s:%u: max-instances '%s': expected 1 to 1024",
+				 path, e->line, e->value);
+			goto out;
+		}
+		c->max_instances = (unsigned)n;
+	}
+	if ((e = kv_get(&f, "tolerance-mib")))
+		c->tolerance_mib = atof(e->value);
+	for (i = 0; i < f.n; i++) {
+		const struct kv_entry *x = &f.v[i];
+
+		if (!strcmp(x->key, "published")) {
+			/* published STRATEGY MIB UMLS */
+			char name[64];
+			double mib;
+			unsigned umls, k;
+
+			if (sscanf(x->value, "%63s %lf %u", name, &mib, &umls) != 3) {
+				snprintf(err, errlen, "%s:%u: published: expected STRATEGY MIB UMLS",
+					 path, x->line);
+				goto out;
+			}
+			for (k = 0; k < NCOMPARED && strcmp(compared[k], name); k++)
+				;
+			if (k == NCOMPARED) {
+				snprintf(err, errlen, "%s:%u: published: '%s' is not one of read-copy, devanon, punch",
+					 path, x->line, name);
+				goto out;
+			}
+			c->published_mib[k] = mib;
+			c->published_density[k] = umls;
+		} else if (!strcmp(x->key, "trace")) {
+			if (c->nr_traces == MAX_TRACES) {
+				snprintf(err, errlen, "%s:%u: more than %d traces", path, x->line, MAX_TRACES);
+				goto out;
+			}
+			kv_path(&f, x->value, c->traces[c->nr_traces++], sizeof(c->traces[0]));
+		}
+	}
+	rc = 0;
+out:
+	kv_free(&f);
+	return rc;
+}
+
+/* Footprint (MiB, overhead excluded) of one instance of @trace, memory unlimited. */
+static int footprint(const char *trace, const char *strategy, const struct replay_opts *host,
+		     int64_t readahead_kb, double *mib, char *err, size_t errlen)
+{
+	struct replay_opts o = *host;
+	struct replay_result r;
+	char *paths[1] = { (char *)trace };
+	int rc;
+
+	o.host_mem = 0;
+	o.copies = 1;
+	o.readahead_kb = readahead_kb;
+	rc = replay_run(paths, 1, strategy_find(strategy), ANON_FIXED, &o, &r, err, errlen);
+	if (!rc)
+		*mib = pages_mib(r.final_total - r.final[CAT_OVERHEAD]);
+	return rc;
+}
+
+/* The density of @trace under @strategy; the sweep goes to @csv if given. */
+static int density_of(const char *trace, const char *strategy, const struct repro_config *c,
+		      unsigned jobs, unsigned *n, FILE *csv, char *err, size_t errlen)
+{
+	struct density_point *pts = calloc(c->max_instances, sizeof(*pts));
+	char *paths[1] = { (char *)trace };
+	unsigned filled;
+	int rc;
+
+	if (!pts) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_DATA;
+	}
+	rc = density_sweep(paths, 1, strategy_find(strategy), ANON_FIXED, &c->host,
+			   c->max_instances, jobs, pts, &filled, n, err, errlen);
+	if (!rc && csv)
+		density_csv(csv, strategy, pts, filled, *n, c->host.host_mem);
+	free(pts);
+	return rc;
+}
+
+struct row {
+	double mib[NCOMPARED];
+	unsigned dens[NCOMPARED];
+	double mib_no_ra[NCOMPARED];
+};
+
+static int measure(const char *trace, const struct repro_config *c, unsigned jobs,
+		   bool no_ra, struct row *row, FILE *density_csv_out, char *err, size_t errlen)
+{
+	unsigned k;
+	int rc;
+
+	for (k = 0; k < NCOMPARED; k++) {
+		if ((rc = footprint(trace, compared[k], &c->host, c->host.readahead_kb,
+				    &row->mib[k], err, errlen)))
+			return rc;
+		if (no_ra && (rc = footprint(trace, compared[k], &c->host, 0,
+					     &row->mib_no_ra[k], err, errlen)))
+			return rc;
+		if ((rc = density_of(trace, compared[k], c, jobs, &row->dens[k], density_csv_out,
+				     err, errlen)))
+			return rc;
+	}
+	return 0;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+int cmd_reproduce(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "published-only", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *config = "traces/reproduce.conf", *data = NULL;
+	unsigned jobs = online_cpus(), k, t;
+	struct repro_config c;
+	struct gen_profile prof;
+	struct output_file fp, dens;
+	struct row row;
+	char err[1024], synth[4096];
+	bool missed = false, published_only = false;
+	uint64_t v;
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "c:d:j:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			config = optarg;
+			break;
+		case 'd':
+			data = optarg;
+			break;
+		case 'j':
+			if (parse_uint(optarg, 256, &v) || !v) {
+				msg("reproduce: --jobs '%s': expected 1 to 256", optarg);
+				return EXIT_USAGE;
+			}
+			jobs = (unsigned)v;
+			break;
+		case 'p':
+			published_only = true;
+			break;
+		case 'h':
+			repro_usage(stdout);
+			return EXIT_OK;
+		default:
+			msg("reproduce: see anonsim reproduce --help");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		msg("reproduce: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if ((rc = load_config(config, &c, err, sizeof(err))) ||
+	    (rc = profile_load(c.profile, &prof, err, sizeof(err)))) {
+		msg("%s", err);
+		return rc;
+	}
+	c.host.progress = isatty(STDERR_FILENO);
+	/* the synthetic trace lives only for this run */
+	snprintf(synth, sizeof(synth), "%s/anonsim-repro-%ld.atr",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+	if ((rc = trace_generate(&prof, synth, NULL, err, sizeof(err)))) {
+		msg("%s", err);
+		return rc;
+	}
+	if (data) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/footprint.csv", data);
+		if (output_open(&fp, path)) {
+			unlink(synth);
+			return EXIT_USAGE;
+		}
+		snprintf(path, sizeof(path), "%s/density.csv", data);
+		if (output_open(&dens, path)) {
+			output_abort(&fp);
+			unlink(synth);
+			return EXIT_USAGE;
+		}
+		fputs("trace,strategy,total_mib,published_mib\n", fp.f);
+		density_csv_header(dens.f);
+	}
+	rc = measure(synth, &c, jobs, false, &row, data ? dens.f : NULL, err, sizeof(err));
+	unlink(synth);
+	if (rc) {
+		msg("%s", err);
+		if (data) {
+			output_abort(&fp);
+			output_abort(&dens);
+		}
+		return rc;
+	}
+
+	printf("Reproduction of the 2004 /dev/anon result\n"
+	       "  profile %s, config %s\n"
+	       "  host: %.0f MiB, swap %.0f MiB, %s reclaim, %.1f MiB overhead per UML, %s image\n\n",
+	       c.profile, c.path, c.host.host_mem / 1048576.0, c.host.swap / 1048576.0,
+	       c.host.policy == RECLAIM_24 ? "2.4" : "modern", c.host.overhead / 1048576.0,
+	       c.host.share ? "shared" : "private");
+	printf("%-10s %14s %10s %8s %10s %6s\n", "strategy", "footprint MiB", "published",
+	       "UMLs", "published", "");
+	for (k = 0; k < NCOMPARED; k++) {
+		bool ok = row.mib[k] >= c.published_mib[k] - c.tolerance_mib &&
+			  row.mib[k] <= c.published_mib[k] + c.tolerance_mib &&
+			  row.dens[k] == c.published_density[k];
+
+		missed |= !ok;
+		printf("%-10s %14.1f %10.0f %8u %10u %6s\n", compared[k], row.mib[k],
+		       c.published_mib[k], row.dens[k], c.published_density[k], ok ? "ok" : "MISS");
+		if (data)
+			fprintf(fp.f, "woody-2004,%s,%.3f,%.1f\n", compared[k], row.mib[k],
+				c.published_mib[k]);
+	}
+	printf("saving: %.0f%% of host memory (published 25%%), density gain %+.0f%% (published +25%%)\n",
+	       100.0 * (1 - row.mib[1] / row.mib[0]),
+	       100.0 * ((double)row.dens[1] / row.dens[0] - 1));
+
+	for (t = 0; !published_only && t < c.nr_traces; t++) {
+		const char *tr = c.traces[t];
+
+		if ((rc = measure(tr, &c, jobs, true, &row, NULL, err, sizeof(err)))) {
+			msg("%s", err);
+			if (data) {
+				output_abort(&fp);
+				output_abort(&dens);
+			}
+			return rc;
+		}
+		printf("\n%s (recorded)\n", base_name(tr));
+		printf("%-10s %14s %8s %18s\n", "strategy", "footprint MiB", "UMLs",
+		       "no readahead MiB");
+		for (k = 0; k < NCOMPARED; k++) {
+			printf("%-10s %14.1f %8u %18.1f\n", compared[k], row.mib[k], row.dens[k],
+			       row.mib_no_ra[k]);
+			if (data)
+				fprintf(fp.f, "%s,%s,%.3f,\n", base_name(tr), compared[k], row.mib[k]);
+		}
+		printf("devanon saves %.0f%% (%.1f MiB), density %+.0f%%; without readahead it "
+		       "would save %.0f%% (%.1f MiB)\n",
+		       100.0 * (1 - row.mib[1] / row.mib[0]), row.mib[0] - row.mib[1],
+		       100.0 * ((double)row.dens[1] / row.dens[0] - 1),
+		       100.0 * (1 - row.mib_no_ra[1] / row.mib_no_ra[0]),
+		       row.mib_no_ra[0] - row.mib_no_ra[1]);
+	}
+	if (data && (output_commit(&fp) | output_commit(&dens)))
+		return EXIT_DATA;
+	return missed ? EXIT_TARGET : EXIT_OK;
+}

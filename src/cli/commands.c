@@ -1,0 +1,27 @@
+#include <config.h>
+
+#include <stddef.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+/* The one registry of subcommands: "anonsim --help" lists them in this order. */
+const struct command commands[] = {
+	{ "selftest", "check the block-table and map-count code on this machine", cmd_selftest },
+	{ "trace", "check, describe, convert and print traces", cmd_trace },
+	{ "replay", "replay traces through the host model, per strategy", cmd_replay },
+	{ "density", "how many instances fit on a host before it swaps, per strategy", cmd_density },
+	{ "reproduce", "reproduce the published 2004 figures and compare real traces", cmd_reproduce },
+	{ "fidelity", "compare the model with the footprint recorded in real traces", cmd_fidelity },
+	{ NULL, NULL, NULL }
+};
+
+const struct command *command_find(const char *name)
+{
+	const struct command *c;
+
+	for (c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}

@@ -1,0 +1,176 @@
+/*
+ * host_options.c - parse and document the host-model options shared by the
+ * commands that replay traces.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/host_options.h"
+#include "strategy/registry.h"
+#include "util/util.h"
+
+void host_cli_init(struct host_cli *hc)
+{
+	*hc = (struct host_cli){
+		.o = {
+			.swap = 1ULL << 30, .policy = RECLAIM_MODERN,
+			.readahead_kb = -1, .copies = 1, .stagger_us = -1,
+			.share = true, .series_step_us = 100000,
+			.geom = &shmem_geom_x86_64,
+		},
+		.strategy = "all",
+		.variant = "both",
+	};
+}
+
+int bad_option_value(const char *cmd, const char *opt, const char *val,
+		     const char *want)
+{
+	msg("%s: %s '%s': expected %s", cmd, opt, val, want);
+	return EXIT_USAGE;
+}
+
+int64_t parse_seconds(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || v < 0 || v > 1e12)
+		return -1;
+	return (int64_t)(v * 1e6 + 0.5);
+}
+
+int host_cli_option(struct host_cli *hc, int c, const char *arg, const char *cmd)
+{
+	struct replay_opts *o = &hc->o;
+	uint64_t v;
+
+	switch (c) {
+	case 's':
+		if (strcmp(arg, "all") && !strategy_find(arg))
+			return bad_option_value(cmd, "--strategy", arg,
+						"a strategy named in --help, or all");
+		hc->strategy = arg;
+		return 0;
+	case HOST_O_VARIANT:
+		if (strcmp(arg, "posted") && strcmp(arg, "fixed") && strcmp(arg, "both"))
+			return bad_option_value(cmd, "--variant", arg, "posted, fixed or both");
+		hc->variant = arg;
+		return 0;
+	case 'm':
+		if (parse_size(arg, &o->host_mem) || (o->host_mem && o->host_mem < 4096))
+			return bad_option_value(cmd, "--host-mem", arg, "a size such as 512M");
+		return 0;
+	case HOST_O_SWAP:
+		if (parse_size(arg, &o->swap))
+			return bad_option_value(cmd, "--swap", arg, "a size such as 1G");
+		return 0;
+	case HOST_O_POLICY:
+		if (!strcmp(arg, "modern"))
+			o->policy = RECLAIM_MODERN;
+		else if (!strcmp(arg, "2.4"))
+			o->policy = RECLAIM_24;
+		else
+			return bad_option_value(cmd, "--policy", arg, "modern or 2.4");
+		return 0;
+	case HOST_O_RA:
+		if (parse_uint(arg, 1u << 30, &v))
+			return bad_option_value(cmd, "--readahead", arg, "a window in KiB");
+		o->readahead_kb = (int64_t)v;
+		return 0;
+	case HOST_O_OVERHEAD:
+		if (parse_size(arg, &o->overhead))
+			return bad_option_value(cmd, "--overhead", arg, "a size such as 2M");
+		return 0;
+	case HOST_O_STAGGER:
+		if ((o->stagger_us = parse_seconds(arg)) < 0)
+			return bad_option_value(cmd, "--stagger", arg, "seconds, e.g. 2.5");
+		return 0;
+	case HOST_O_NOSHARE:
+		o->share = false;
+		return 0;
+	case HOST_O_GEOM:
+		if (!strcmp(arg, "x86_64"))
+			o->geom = &shmem_geom_x86_64;
+		else if (!strcmp(arg, "i386"))
+			o->geom = &shmem_geom_i386;
+		else
+			return bad_option_value(cmd, "--geometry", arg, "x86_64 or i386");
+		return 0;
+	case HOST_O_CHECK:
+		o->check = true;
+		return 0;
+	case HOST_O_RECOUNT: {
+		uint64_t n;
+
+		if (parse_uint(arg, UINT32_MAX, &n) || !n)
+			return bad_option_value(cmd, "--recount-every", arg, "a number of events >= 1");
+		o->check = true;
+		o->recount_every = n;
+		return 0;
+	}
+	}
+	return -1;
+}
+
+unsigned host_cli_runs(const struct host_cli *hc, struct strategy_run *runs,
+		       unsigned max)
+{
+	const struct strategy *const *s;
+	unsigned n = 0;
+
+	for (s = strategies; *s; s++) {
+		int k;
+
+		if (strcmp(hc->strategy, "all") && strcmp(hc->strategy, (*s)->name))
+			continue;
+		/* the fixed code first, then the posted code as sent in 2004 */
+		for (k = 0; k < 2 && n < max; k++) {
+			enum anon_variant var = k ? ANON_POSTED : ANON_FIXED;
+
+			if (k && !(*s)->has_variants)
+				break;
+			if ((*s)->has_variants &&
+			    ((var == ANON_POSTED && !strcmp(hc->variant, "fixed")) ||
+			     (var == ANON_FIXED && !strcmp(hc->variant, "posted"))))
+				continue;
+			runs[n++] = (struct strategy_run){ *s, var };
+		}
+	}
+	return n;
+}
+
+void host_options_usage(FILE *f, const char *between)
+{
+	fputs("  -s, --strategy NAME   strategy to run, or \"all\" (default: all)\n"
+	      "      --variant V       src/kernel code for devanon: posted, fixed or both\n"
+	      "                        (default: both)\n"
+	      "  -m, --host-mem SIZE   host memory, e.g. 512M (default: unlimited)\n"
+	      "      --swap SIZE       swap device size (default: 1G)\n"
+	      "      --policy P        reclaim: modern (cache first) or 2.4 (swap-eager)\n"
+	      "                        (default: modern)\n"
+	      "      --readahead KB    readahead window; 0 disables (default: the\n"
+	      "                        window recorded in each trace, else 0)\n"
+	      "      --overhead SIZE   fixed host memory per instance (default: 0)\n", f);
+	fputs(between, f);
+	fputs("      --stagger SECS    start instances SECS apart (default: each one\n"
+	      "                        after the previous trace ends)\n"
+	      "      --no-share        instances do not share backing page cache\n"
+	      "      --geometry G      block-table geometry: x86_64 or i386 (default: x86_64)\n"
+	      "      --check           verify invariants while replaying (the pages of\n"
+	      "                        each event after it, a full recount every 1024\n"
+	      "                        events and at the end); exit 3 on a break no\n"
+	      "                        posted defect explains\n"
+	      "      --recount-every N  --check, with the full recount every N events\n", f);
+}
+
+void host_options_strategies(FILE *f)
+{
+	const struct strategy *const *s;
+
+	fputs("Strategies:\n", f);
+	for (s = strategies; *s; s++)
+		fprintf(f, "  %-10s %s\n", (*s)->name, (*s)->summary);
+}

@@ -1,0 +1,62 @@
+/*
+ * main.c - anonsim: how much host memory does a virtual machine's disk cache
+ * cost, and what do map-count reclaim (/dev/anon) and hole punching save?
+ *
+ * src/cli/ is the part of anonsim that users meet: this entry point, the
+ * command registry (commands.h), one file per command (cmd_*.c), the
+ * options the host commands share (host_options.h), reports and output
+ * files.  It may use every other part; no other part includes its headers.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "util/util.h"
+
+static void usage(FILE *out)
+{
+	const struct command *c;
+
+	fprintf(out,
+		"Usage: anonsim COMMAND [OPTIONS] [ARGS]\n"
+		"       anonsim --help | --version\n"
+		"\n"
+		"Simulate the host memory cost of User-Mode Linux disk caching under\n"
+		"read-copy, /dev/anon map-count reclaim and hole punching.\n"
+		"\n"
+		"Commands:\n");
+	for (c = commands; c->name; c++)
+		fprintf(out, "  %-10s %s\n", c->name, c->summary);
+	fprintf(out,
+		"\n"
+		"Run \"anonsim COMMAND --help\" for a command's options.\n"
+		"Exit status: 0 success, 1 usage error, 2 bad input data,\n"
+		"3 internal invariant failure, 4 a figure missed its target.\n"
+		"See anonsim(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("anonsim %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	c = command_find(argv[1]);
+	if (!c) {
+		msg("unknown command '%s' (see anonsim --help)", argv[1]);
+		return EXIT_USAGE;
+	}
+	return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,214 @@
+/*
+ * report.c - one row description drives all three output formats, so they
+ * always carry the same figures.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "cli/report.h"
+
+
+enum unit { U_MEM, U_COUNT, U_SECONDS };	/* U_MEM: pages, shown as MiB or pages */
+
+struct row {
+	const char *group;	/* table section, "" to continue the last */
+	const char *name;	/* CSV/JSON key */
+	const char *label;	/* table label */
+	enum unit unit;
+	double (*get)(const struct replay_result *r);
+};
+
+/* A row's figure: pages (U_MEM) or a count; the unit decides how it prints. */
+#define FIELD(fn, expr) \
+	static double fn(const struct replay_result *r) { return (double)(expr); }
+
+FIELD(f_tmpfs, r->final[CAT_TMPFS])
+FIELD(f_cache, r->final[CAT_CACHE])
+FIELD(f_swapt, r->final[CAT_SWAP_TABLE])
+FIELD(f_mapt, r->final[CAT_MAP_TABLE])
+FIELD(f_over, r->final[CAT_OVERHEAD])
+FIELD(f_total, r->final_total)
+FIELD(f_swap, r->swap_final)
+FIELD(p_tmpfs, r->peak[CAT_TMPFS])
+FIELD(p_cache, r->peak[CAT_CACHE])
+FIELD(p_swapt, r->peak[CAT_SWAP_TABLE])
+FIELD(p_mapt, r->peak[CAT_MAP_TABLE])
+FIELD(p_total, r->peak_total)
+FIELD(p_swap, r->swap_peak)
+FIELD(rd_guest, r->reads.demand)
+FIELD(rd_ra, r->reads.readahead)
+FIELD(rd_refault, r->reads.refaults)
+FIELD(c_read, r->calls.read)
+FIELD(c_write, r->calls.write)
+FIELD(c_mmap, r->calls.mmap)
+FIELD(c_munmap, r->calls.munmap)
+FIELD(c_punch, r->calls.punch)
+FIELD(s_outs, r->swap_outs)
+FIELD(s_ins, r->swap_ins)
+FIELD(s_oom, r->oom_pages)
+FIELD(x_fwm, r->find.freed_while_mapped)
+FIELD(x_under, r->find.count_underflow)
+FIELD(x_strand, r->find.swap_stranded)
+FIELD(x_tables, r->find.tables_leaked)
+FIELD(x_fail, r->find.other)
+
+static double s_first(const struct replay_result *r)
+{
+	return r->first_swap_out_us < 0 ? -1.0 : r->first_swap_out_us / 1e6;
+}
+
+static const struct row rows[] = {
+	{ "final MiB", "final_tmpfs_mib", "tmpfs", U_MEM, f_tmpfs },
+	{ "", "final_cache_mib", "page cache", U_MEM, f_cache },
+	{ "", "final_swap_table_mib", "swap tables", U_MEM, f_swapt },
+	{ "", "final_map_table_mib", "map-count tables", U_MEM, f_mapt },
+	{ "", "final_overhead_mib", "overhead", U_MEM, f_over },
+	{ "", "final_total_mib", "total", U_MEM, f_total },
+	{ "", "final_swap_mib", "swap used", U_MEM, f_swap },
+	{ "peak MiB", "peak_tmpfs_mib", "tmpfs", U_MEM, p_tmpfs },
+	{ "", "peak_cache_mib", "page cache", U_MEM, p_cache },
+	{ "", "peak_swap_table_mib", "swap tables", U_MEM, p_swapt },
+	{ "", "peak_map_table_mib", "map-count tables", U_MEM, p_mapt },
+	{ "", "peak_total_mib", "total", U_MEM, p_total },
+	{ "", "peak_swap_mib", "swap used", U_MEM, p_swap },
+	{ "disk reads (pages)", "read_guest", "guest reads", U_COUNT, rd_guest },
+	{ "", "read_readahead", "readahead", U_COUNT, rd_ra },
+	{ "", "read_refault", "refaults", U_COUNT, rd_refault },
+	{ "host calls", "calls_read", "read", U_COUNT, c_read },
+	{ "", "calls_write", "write", U_COUNT, c_write },
+	{ "", "calls_mmap", "mmap", U_COUNT, c_mmap },
+	{ "", "calls_munmap", "munmap", U_COUNT, c_munmap },
+	{ "", "calls_punch", "punch", U_COUNT, c_punch },
+	{ "swap", "swap_outs", "swap-outs", U_COUNT, s_outs },
+	{ "", "swap_ins", "swap-ins", U_COUNT, s_ins },
+	{ "", "first_swap_out_s", "first swap-out (s)", U_SECONDS, s_first },
+	{ "", "oom_pages", "unreclaimable (pages)", U_COUNT, s_oom },
+	{ "findings", "freed_while_mapped", "freed while mapped", U_COUNT, x_fwm },
+	{ "", "count_underflow", "count underflows", U_COUNT, x_under },
+	{ "", "swap_stranded", "swap entries stranded", U_COUNT, x_strand },
+	{ "", "tables_leaked", "table pages leaked", U_COUNT, x_tables },
+	{ "", "failures", "simulator failures", U_COUNT, x_fail },
+};
+
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+static void put_value(FILE *f, const struct row *w, double v, int width,
+		      bool pages)
+{
+	if (w->unit == U_SECONDS && v < 0)
+		fprintf(f, "%*s", width, "never");
+	else if (w->unit == U_COUNT || (w->unit == U_MEM && pages))
+		fprintf(f, "%*.0f", width, v);
+	else if (w->unit == U_MEM)
+		fprintf(f, "%*.2f", width, pages_mib((uint64_t)v));
+	else
+		fprintf(f, "%*.3f", width, v);
+}
+
+/* A row's name or label in the unit chosen: "MiB" becomes "pages". */
+static const char *unit_text(const char *text, bool pages, char *buf, size_t len)
+{
+	const char *m = strstr(text, "mib");
+
+	if (!pages)
+		return text;
+	if (!m)
+		m = strstr(text, "MiB");
+	if (!m)
+		return text;
+	snprintf(buf, len, "%.*s%s%s", (int)(m - text), text,
+		 "pages", m + 3);
+	return buf;
+}
+
+void report_table(FILE *f, const struct replay_result *r, unsigned n, bool pages)
+{
+	char buf[64];
+	unsigned i, k;
+	int d;
+
+	fprintf(f, "%-20s %-22s", "", "");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %15s", r[i].label);
+	fputc('\n', f);
+	for (k = 0; k < NROWS; k++) {
+		fprintf(f, "%-20s %-22s", unit_text(rows[k].group, pages, buf, sizeof(buf)),
+			rows[k].label);
+		for (i = 0; i < n; i++) {
+			fputc(' ', f);
+			put_value(f, &rows[k], rows[k].get(&r[i]), 15, pages);
+		}
+		fputc('\n', f);
+	}
+	/* defect paths the posted code took, where any did */
+	for (d = 0; d < ANON_NR_DEFECTS; d++) {
+		unsigned long any = 0;
+
+		for (i = 0; i < n; i++)
+			any |= r[i].defects[d];
+		if (!any)
+			continue;
+		fprintf(f, "%-20s %-22s", "posted defect paths", anon_defect_names[d]);
+		for (i = 0; i < n; i++)
+			fprintf(f, " %15lu", r[i].defects[d]);
+		fputc('\n', f);
+	}
+	for (i = 0; i < n; i++)
+		if (r[i].find.other)
+			fprintf(f, "%s: simulator failure: %s\n", r[i].label,
+				r[i].find.first_other);
+}
+
+void report_csv(FILE *f, const struct replay_result *r, unsigned n, bool pages)
+{
+	char buf[64];
+	unsigned i, k;
+
+	fputs("strategy,instances,events,trace_seconds", f);
+	for (k = 0; k < NROWS; k++)
+		fprintf(f, ",%s", unit_text(rows[k].name, pages, buf, sizeof(buf)));
+	fputc('\n', f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s,%u,%" PRIu64 ",%.6f", r[i].label, r[i].instances,
+			r[i].events, r[i].end_us / 1e6);
+		for (k = 0; k < NROWS; k++) {
+			fputc(',', f);
+			put_value(f, &rows[k], rows[k].get(&r[i]), 0, pages);
+		}
+		fputc('\n', f);
+	}
+}
+
+void report_json(FILE *f, const struct replay_result *r, unsigned n, bool pages)
+{
+	char buf[64];
+	unsigned i, k;
+	int d;
+
+	fputs("[\n", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "  {\"strategy\": \"%s\", \"instances\": %u, \"events\": %" PRIu64
+			", \"trace_seconds\": %.6f", r[i].label, r[i].instances,
+			r[i].events, r[i].end_us / 1e6);
+		for (k = 0; k < NROWS; k++) {
+			double v = rows[k].get(&r[i]);
+
+			if (rows[k].unit == U_SECONDS && v < 0)
+				fprintf(f, ", \"%s\": null", rows[k].name);
+			else {
+				fprintf(f, ", \"%s\": ",
+					unit_text(rows[k].name, pages, buf, sizeof(buf)));
+				put_value(f, &rows[k], v, 0, pages);
+			}
+		}
+		fputs(", \"defects\": {", f);
+		for (d = 0; d < ANON_NR_DEFECTS; d++)
+			fprintf(f, "%s\"%s\": %lu", d ? ", " : "", anon_defect_names[d],
+				r[i].defects[d]);
+		fprintf(f, "}}%s\n", i + 1 < n ? "," : "");
+	}
+	fputs("]\n", f);
+}

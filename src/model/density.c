@@ -1,0 +1,196 @@
+/*
+ * density.c - the density sweep: a queue of (N, run) tasks handed out in
+ * order of N to a pool of threads, each task one replay_run().  Every host
+ * model is private to its replay and the kernel-API context is per thread,
+ * so replays need no locking; the lock guards only the queue.
+ */
+#include <config.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/density.h"
+#include "util/util.h"
+
+enum fit { FIT_UNKNOWN, FIT_YES, FIT_NO };
+
+struct sweep {
+	pthread_mutex_t lock;
+	char *const *paths;
+	unsigned npaths;
+	const struct strategy *s;
+	enum anon_variant v;
+	const struct replay_opts *base;
+	struct density_point *out;
+	enum fit *fit;			/* by N - 1: the limited run's verdict */
+	unsigned max_n;
+	unsigned runs_per_n;		/* 2, or 1 when memory is unlimited anyway */
+	unsigned limit;			/* no task is handed out for N > limit */
+	unsigned next;			/* next task */
+	unsigned finished;		/* tasks done, for the progress line */
+	int rc;
+	char *err;
+	size_t errlen;
+};
+
+/* Task t is N = t / runs_per_n + 1; its run 0 is the limited one, run 1 the demand. */
+static unsigned task_n(const struct sweep *w, unsigned t)
+{
+	return t / w->runs_per_n + 1;
+}
+
+/* Called with the lock held once the limited run of N is known. */
+static void note_fit(struct sweep *w, unsigned n, bool fits)
+{
+	w->fit[n - 1] = fits ? FIT_YES : FIT_NO;
+	if (fits)
+		return;
+	/* two consecutive N that do not fit end the sweep at the second */
+	if (n >= 2 && w->fit[n - 2] == FIT_NO && n < w->limit)
+		w->limit = n;
+	if (n < w->max_n && w->fit[n] == FIT_NO && n + 1 < w->limit)
+		w->limit = n + 1;
+}
+
+static void progress(const struct sweep *w)
+{
+	if (!w->base->progress)
+		return;
+	fprintf(stderr, "\rdensity %s%s: %u of at most %u replays   ", w->s->name,
+		w->s->has_variants ? (w->v == ANON_POSTED ? "/posted" : "/fixed") : "",
+		w->finished, w->limit * w->runs_per_n);
+}
+
+static void *worker(void *arg)
+{
+	struct sweep *w = arg;
+
+	for (;;) {
+		struct replay_opts o = *w->base;
+		struct density_point *p;
+		struct replay_result *r;
+		char err[512];
+		unsigned t, n;
+		bool limited;
+		int rc;
+
+		pthread_mutex_lock(&w->lock);
+		t = w->next;
+		n = task_n(w, t);
+		if (w->rc || n > w->limit) {
+			pthread_mutex_unlock(&w->lock);
+			return NULL;
+		}
+		w->next++;
+		pthread_mutex_unlock(&w->lock);
+
+		limited = t % w->runs_per_n == 0;
+		p = &w->out[n - 1];	/* each slot is written by its own task only */
+		r = limited ? &p->limited : &p->demand;
+		o.copies = n;
+		o.series = NULL;
+		o.progress = false;
+		if (!limited)
+			o.host_mem = 0;
+		rc = replay_run(w->paths, w->npaths, w->s, w->v, &o, r, err, sizeof(err));
+
+		pthread_mutex_lock(&w->lock);
+		if (rc && !w->rc) {
+			w->rc = rc;
+			snprintf(w->err, w->errlen, "%s", err);
+		}
+		if (!rc) {
+			p->n = n;
+			if (w->runs_per_n == 1)	/* no limit: the one run is both */
+				p->demand = p->limited;
+			if (limited)
+				note_fit(w, n, density_fits(p));
+			w->finished++;
+			progress(w);
+		}
+		pthread_mutex_unlock(&w->lock);
+	}
+}
+
+int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
+		  enum anon_variant v, const struct replay_opts *base,
+		  unsigned max_n, unsigned jobs, struct density_point *out,
+		  unsigned *filled, unsigned *density, char *err, size_t errlen)
+{
+	struct sweep w = {
+		.paths = paths, .npaths = npaths, .s = s, .v = v, .base = base,
+		.out = out, .max_n = max_n, .runs_per_n = base->host_mem ? 2 : 1,
+		.limit = max_n, .err = err, .errlen = errlen,
+	};
+	pthread_t *tid = NULL;
+	unsigned i, started = 0, n;
+
+	*filled = *density = 0;
+	if (!max_n)
+		return 0;
+	memset(out, 0, max_n * sizeof(*out));
+	w.fit = calloc(max_n, sizeof(*w.fit));
+	if (!w.fit) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	pthread_mutex_init(&w.lock, NULL);
+	if (jobs > max_n * w.runs_per_n)
+		jobs = max_n * w.runs_per_n;
+	if (jobs > 1)
+		tid = calloc(jobs, sizeof(*tid));
+	for (i = 0; tid && i < jobs; i++) {
+		if (pthread_create(&tid[i], NULL, worker, &w))
+			break;
+		started++;
+	}
+	if (!started)
+		worker(&w);	/* one job, or no thread could be started */
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	if (base->progress)
+		fputs("\r\033[K", stderr);
+	pthread_mutex_destroy(&w.lock);
+	free(tid);
+	free(w.fit);
+	if (w.rc)
+		return w.rc;
+	/* every N up to the limit was handed out, hence computed */
+	*filled = w.limit;
+	for (n = 1; n <= w.limit; n++)
+		if (density_fits(&out[n - 1]))
+			*density = n;
+	return 0;
+}
+
+void density_csv_header(FILE *f)
+{
+	fputs("strategy,instances,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,"
+	      "overhead_mib,total_mib,peak_total_mib,swap_used_mib,swap_outs,"
+	      "first_swap_out_s,host_mem_mib,density\n", f);
+}
+
+void density_csv(FILE *f, const char *label, const struct density_point *pt,
+		 unsigned filled, unsigned density, uint64_t host_mem)
+{
+	unsigned i;
+	int c;
+
+	for (i = 0; i < filled; i++) {
+		const struct density_point *p = &pt[i];
+
+		fprintf(f, "%s,%u", label, p->n);
+		for (c = 0; c < CAT_NR; c++)
+			fprintf(f, ",%.3f", pages_mib(p->demand.final[c]));
+		fprintf(f, ",%.3f,%.3f,%.3f,%llu,", pages_mib(p->demand.final_total),
+			pages_mib(p->demand.peak_total), pages_mib(p->limited.swap_peak),
+			(unsigned long long)p->limited.swap_outs);
+		if (p->limited.first_swap_out_us >= 0)
+			fprintf(f, "%.6f", p->limited.first_swap_out_us / 1e6);
+		fprintf(f, ",%.3f,", host_mem / 1048576.0);
+		if (host_mem)
+			fprintf(f, "%u", density);
+		fputc('\n', f);
+	}
+}

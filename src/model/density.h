@@ -1,0 +1,57 @@
+/*
+ * density.h - how many instances of a trace fit on a host: replay 1, 2, ...
+ * copies under each strategy and find the largest number that runs without
+ * a single swap-out.
+ */
+#ifndef ANONSIM_DENSITY_H
+#define ANONSIM_DENSITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/replay.h"
+
+/* One number of instances. */
+struct density_point {
+	unsigned n;			/* instances (copies of each trace) */
+	struct replay_result demand;	/* unlimited host memory: what N demand */
+	struct replay_result limited;	/* under the host memory given */
+};
+
+/* N instances ran without swapping out or running out of memory. */
+static inline bool density_fits(const struct density_point *p)
+{
+	return p->limited.swap_outs == 0 && p->limited.oom_pages == 0;
+}
+
+/*
+ * Replay @paths with copies = 1 .. @max_n under strategy @s, variant @v and
+ * the other options of @base (its copies, series and progress are ignored):
+ * once with base->host_mem (the "limited" run; when it is 0 the two runs are
+ * the same) and once with unlimited memory (the "demand" run).  The sweep
+ * stops after the first two consecutive N that do not fit.  @jobs > 1 runs
+ * points on that many threads; the points filled do not depend on @jobs.
+ * base->progress: a progress line on stderr.
+ *
+ * Fills out[0 .. filled-1] with N = 1 .. filled and sets *filled and
+ * *density (the largest N that fits; 0 if none).  Returns 0, or the first
+ * failing replay's exit status (EXIT_DATA, EXIT_USAGE) with its message in
+ * @err; EXIT_INTERNAL when out of memory.  With threads that cannot be
+ * started the sweep runs on the calling thread.
+ */
+int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
+		  enum anon_variant v, const struct replay_opts *base,
+		  unsigned max_n, unsigned jobs, struct density_point *out,
+		  unsigned *filled, unsigned *density, char *err, size_t errlen);
+
+/*
+ * The sweep as CSV for plots/density.gp: one row per N.  first_swap_out_s
+ * and density are empty when there is none to give.
+ */
+void density_csv_header(FILE *f);
+void density_csv(FILE *f, const char *label, const struct density_point *pt,
+		 unsigned filled, unsigned density, uint64_t host_mem);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * host.h - the host: its memory by category, its swap device, the page
+ * caches of backing files, and reclaim when demand exceeds memory.
+ *
+ * Reclaim picks victims from three LRU queues: clean unmapped page cache,
+ * clean mapped file pages, and tmpfs pages.  Queues hold (owner, page, gen)
+ * entries; a page remembers the gen of its newest entry, so moving or
+ * refreshing a page just pushes a new entry and the old one is skipped
+ * when it reaches the head.  Gens grow with time, so a smaller gen is older.
+ */
+#ifndef ANONSIM_HOST_H
+#define ANONSIM_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/shmem_table.h"
+#include "model/kapi_user.h"
+#include "model/pagecache.h"
+
+enum mem_cat {
+	CAT_TMPFS,		/* resident tmpfs pages of UML physical memory */
+	CAT_CACHE,		/* host page cache of backing files (mapped or not) */
+	CAT_SWAP_TABLE,		/* block-table pages of swap entries */
+	CAT_MAP_TABLE,		/* block-table pages of /dev/anon map counts */
+	CAT_OVERHEAD,		/* fixed per-instance cost */
+	CAT_NR
+};
+
+extern const char *const mem_cat_names[CAT_NR];
+
+enum reclaim_policy {
+	RECLAIM_MODERN,		/* page cache first, then mapped file pages, then swap */
+	RECLAIM_24,		/* one LRU over cache and tmpfs: swaps as soon as memory runs out */
+};
+
+enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_NR };
+
+struct lru_entry {
+	uint32_t owner;		/* pagecache id, or instance id for LRU_TMPFS */
+	uint32_t page;
+	uint32_t gen;
+};
+
+struct lru_queue {
+	struct lru_entry *v;
+	size_t head, tail, cap;	/* live entries are v[head..tail) */
+};
+
+/*
+ * An owner of tmpfs pages on the host's LRU: an instance, whose memory file
+ * the host reclaims through these operations, as the kernel reclaims a
+ * mapping through its address_space_operations.  The host never sees an
+ * instance itself, so the model's layers stay one-way: instance -> host.
+ */
+struct tmpfs_owner_ops {
+	/* the LRU stamp of @page while it is resident in tmpfs, else NULL */
+	uint32_t *(*lru_gen)(void *owner, uint32_t page);
+	/* swap @page out (reclaim); false if it cannot */
+	bool (*swap_out)(void *owner, uint32_t page);
+};
+
+struct tmpfs_owner {
+	const struct tmpfs_owner_ops *ops;
+	void *priv;			/* NULL: the owner is gone */
+};
+
+struct host {
+	uint64_t mem_pages;		/* 0: unlimited */
+	uint64_t swap_pages;
+	enum reclaim_policy policy;
+	const struct shmem_geom *geom;	/* block-table shape of every memory file */
+	uint64_t ra_pages;		/* readahead window of every open image */
+	uint64_t overhead_pages;	/* fixed cost of each instance */
+	int balancing;			/* reclaim under way: no nested reclaim */
+
+	uint64_t pages[CAT_NR];		/* now */
+	uint64_t peak[CAT_NR];		/* each category's own peak */
+	uint64_t peak_total;		/* peak of the sum */
+	uint64_t now_us;		/* trace time of the event being replayed */
+
+	/* swap device: slot bitmap, slots numbered from 1 (0 = no entry) */
+	uint64_t *swap_map;
+	uint64_t swap_used, swap_peak, swap_hint;
+	uint64_t swap_outs, swap_ins;
+	int64_t first_swap_out_us;	/* -1: never */
+	uint64_t oom_pages;		/* demand beyond memory that nothing could reclaim */
+
+	struct lru_queue lru[LRU_NR];
+	uint32_t gen;
+
+	struct pagecache **caches;	/* by id */
+	unsigned nr_caches;
+
+	struct tmpfs_owner *owners;	/* by instance id, for tmpfs reclaim */
+	unsigned nr_owners;
+
+	struct kapi_ctx kctx;		/* table pages of every instance */
+	struct read_stats reads;
+	uint64_t evicted_cache, evicted_mapped;
+};
+
+int host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
+	      enum reclaim_policy policy);
+void host_destroy(struct host *h);
+
+/* The page cache for backing identity @ident, created on first use. */
+struct pagecache *host_cache(struct host *h, const char *ident, uint64_t npages);
+
+/* Charge or release @n pages of a category; charging may reclaim. */
+void host_charge(struct host *h, enum mem_cat cat, uint64_t n);
+void host_release(struct host *h, enum mem_cat cat, uint64_t n);
+
+/* Bring the table-page categories in line with the kapi context's counts. */
+void host_sync_tables(struct host *h);
+
+/* Reclaim until demand fits memory (or nothing is left to reclaim). */
+void host_balance(struct host *h);
+
+/* Put (or refresh) a page at the young end of an LRU list. */
+void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
+		  uint32_t page, uint32_t *gen_slot);
+
+/* Swap slots: 0 when the device is full. */
+uint64_t host_swap_alloc(struct host *h);
+void host_swap_free(struct host *h, uint64_t slot);
+
+uint64_t host_total(const struct host *h);
+
+/* Pages of 4 KiB as MiB, for reports. */
+static inline double pages_mib(uint64_t pages)
+{
+	return (double)pages / 256.0;
+}
+
+#endif

@@ -1,0 +1,590 @@
+/*
+ * instance.c - a UML instance's physical pages, memory file and devices.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/instance.h"
+#include "strategy/strategy.h"
+
+#define PG_SHIFT 12
+#define PG_SIZE 4096u
+
+/* --- the memory file's view of the page cache (src/kernel calls these) -- */
+
+static bool pops_pte_present(void *priv, unsigned long idx)
+{
+	struct instance *in = priv;
+	const struct ppage *pg = &in->pages[idx];
+
+	return pg->tmpfs == TMPFS_RESIDENT && !pg->file;
+}
+
+static bool pops_remove_page(void *priv, unsigned long idx)
+{
+	struct instance *in = priv;
+	struct ppage *pg = &in->pages[idx];
+
+	if (pg->tmpfs != TMPFS_RESIDENT)
+		return false;
+	/* map-count reclaim must only free pages nobody maps any more */
+	if (in->check && in->has_maps && in->shadow[idx])
+		in->find.freed_while_mapped++;
+	pg->tmpfs = TMPFS_NONE;
+	pg->lru_gen = 0;
+	in->resident--;
+	host_release(in->host, CAT_TMPFS, 1);
+	return true;
+}
+
+/* how the host reclaims the memory file's pages, defined below */
+static const struct tmpfs_owner_ops inst_tmpfs_ops;
+
+static const struct shmem_page_ops inst_page_ops = {
+	.pte_present = pops_pte_present,
+	.remove_page = pops_remove_page,
+};
+
+/* Pages the kernel code freed the swap entry of are no longer swapped. */
+static void sync_swapped(struct instance *in, uint64_t p, uint64_t nr)
+{
+	uint64_t i;
+
+	for (i = p; i < p + nr && i < in->npages; i++) {
+		struct ppage *pg = &in->pages[i];
+
+		if (pg->tmpfs == TMPFS_SWAPPED &&
+		    !shmem_swap_lookup(&in->ai.shm, i).val) {
+			pg->tmpfs = TMPFS_NONE;
+			in->swapped--;
+		}
+	}
+}
+
+void inst_fail(struct instance *in, const char *what, uint64_t p)
+{
+	if (!in->find.other++)
+		snprintf(in->find.first_other, sizeof(in->find.first_other),
+			 "instance %u, page %llu: %s", in->id,
+			 (unsigned long long)p, what);
+}
+
+/* --- setup and teardown ----------------------------------------------------- */
+
+int instance_init(struct instance *in, unsigned id, struct host *h,
+		  const struct strategy *s, enum anon_variant variant,
+		  const struct trace_header *hdr, bool share, bool check,
+		  char *err, size_t errlen)
+{
+	unsigned d;
+
+	memset(in, 0, sizeof(*in));
+	in->id = id;
+	in->host = h;
+	in->strat = s;
+	in->hdr = hdr;
+	in->check = check;
+	in->has_maps = s->map_counts;
+	in->phys_base = UINT64_MAX;
+	if (hdr->page_size != PG_SIZE) {
+		snprintf(err, errlen, "page size %u is not modelled (only 4096)",
+			 (unsigned)hdr->page_size);
+		return -1;
+	}
+	in->npages = hdr->memory / PG_SIZE;
+	in->pages = calloc(in->npages ? in->npages : 1, sizeof(*in->pages));
+	in->shadow = check ? calloc(in->npages ? in->npages : 1, sizeof(*in->shadow)) : NULL;
+	if (!in->pages || (check && !in->shadow)) {
+		snprintf(err, errlen, "out of memory for %llu pages",
+			 (unsigned long long)in->npages);
+		return -1;
+	}
+	anon_inode_init(&in->ai, h->geom, variant, &inst_page_ops, in);
+
+	for (d = 0; d < hdr->nr_devices; d++) {
+		const struct trace_device *td = &hdr->devices[d];
+		struct inst_device *dv = &in->dev[d];
+		uint64_t np = (td->size + PG_SIZE - 1) / PG_SIZE;
+		char ident[300];
+		const char *base = td->cow[0] ? td->cow : td->backing;
+
+		if (share)
+			snprintf(ident, sizeof(ident), "%s", base);
+		else
+			snprintf(ident, sizeof(ident), "%s#%u", base, id);
+		dv->cache = host_cache(h, ident, np);
+		if (td->cow[0]) {
+			/* the COW layer is the instance's own file */
+			snprintf(ident, sizeof(ident), "%s#%u", td->backing, id);
+			dv->cow = host_cache(h, ident, np);
+			dv->cow_written = calloc(np ? np : 1, 1);
+		}
+		if (!dv->cache || (td->cow[0] && (!dv->cow || !dv->cow_written))) {
+			snprintf(err, errlen,
+				 "device %s: backing '%s' is shared with a smaller device, or out of memory",
+				 td->name, base);
+			return -1;
+		}
+		ra_state_init(&dv->ra, h->ra_pages);
+		ra_state_init(&dv->cow_ra, h->ra_pages);
+	}
+	h->owners[id] = (struct tmpfs_owner){ &inst_tmpfs_ops, in };
+	host_charge(h, CAT_OVERHEAD, h->overhead_pages);
+	return 0;
+}
+
+static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
+			uint64_t len);
+
+void instance_teardown(struct instance *in)
+{
+	struct host *h = in->host;
+	uint64_t p;
+	unsigned i;
+
+	for (i = 0; i < in->nr_maps; i++)
+		unmap_range(in, in->maps[i].addr, in->maps[i].off, in->maps[i].len);
+	in->nr_maps = 0;
+	for (p = 0; p < in->npages; p++)
+		if (in->pages[p].file)
+			inst_unmap_file(in, p);
+	if (in->has_maps)
+		anon_truncate(&in->ai, 0);
+	else
+		shmem_truncate(&in->ai.shm, 0);
+	sync_swapped(in, 0, in->npages);
+	for (p = 0; p < in->npages; p++)
+		if (in->pages[p].tmpfs == TMPFS_RESIDENT)
+			pops_remove_page(in, p);
+	in->find.pages_leaked += in->resident + in->swapped;
+	in->find.tables_leaked += in->ai.shm.swap.nr_pages + in->ai.maps.nr_pages;
+	host_release(h, CAT_OVERHEAD, h->overhead_pages);
+	host_sync_tables(h);
+	free(in->pages);
+	free(in->shadow);
+	free(in->maps);
+	for (i = 0; i < in->hdr->nr_devices; i++)
+		free(in->dev[i].cow_written);
+	h->owners[in->id].priv = NULL;
+}
+
+/* --- tmpfs pages ---------------------------------------------------------- */
+
+void inst_tmpfs_fault(struct instance *in, uint64_t p)
+{
+	struct host *h = in->host;
+	struct ppage *pg = &in->pages[p];
+
+	if (pg->tmpfs == TMPFS_SWAPPED) {
+		swp_entry_t e = shmem_swap_in(&in->ai.shm, p);
+
+		if (e.val)
+			host_swap_free(h, e.val);
+		else
+			inst_fail(in, "swapped page without a swap entry", p);
+		in->swapped--;
+		h->swap_ins++;
+	}
+	if (pg->tmpfs != TMPFS_RESIDENT) {
+		pg->tmpfs = TMPFS_RESIDENT;
+		in->resident++;
+		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
+		host_charge(h, CAT_TMPFS, 1);
+	} else {
+		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
+	}
+}
+
+static bool instance_swap_out(struct instance *in, uint64_t p)
+{
+	struct host *h = in->host;
+	struct ppage *pg = &in->pages[p];
+	uint64_t slot;
+
+	if (pg->tmpfs != TMPFS_RESIDENT)
+		return false;
+	slot = host_swap_alloc(h);
+	if (!slot)
+		return false;
+	if (shmem_swap_out(&in->ai.shm, p, (swp_entry_t){ slot })) {
+		host_swap_free(h, slot);
+		return false;
+	}
+	pg->tmpfs = TMPFS_SWAPPED;
+	pg->lru_gen = 0;
+	in->resident--;
+	in->swapped++;
+	host_release(h, CAT_TMPFS, 1);
+	h->swap_outs++;
+	if (h->first_swap_out_us < 0)
+		h->first_swap_out_us = (int64_t)h->now_us;
+	host_sync_tables(h);
+	return true;
+}
+
+/* --- the host's view of the memory file (host.h calls these) -------------- */
+
+static uint32_t *tops_lru_gen(void *owner, uint32_t page)
+{
+	struct instance *in = owner;
+	struct ppage *pg = &in->pages[page];
+
+	return pg->tmpfs == TMPFS_RESIDENT ? &pg->lru_gen : NULL;
+}
+
+static bool tops_swap_out(void *owner, uint32_t page)
+{
+	return instance_swap_out(owner, page);
+}
+
+static const struct tmpfs_owner_ops inst_tmpfs_ops = {
+	.lru_gen = tops_lru_gen,
+	.swap_out = tops_swap_out,
+};
+
+void inst_tmpfs_punch(struct instance *in, uint64_t p, uint64_t nr)
+{
+	shmem_punch(&in->ai.shm, p, nr);
+	sync_swapped(in, p, nr);
+	host_sync_tables(in->host);
+}
+
+/* --- UML's mappings of its memory file -------------------------------------- */
+
+static void check_counts(struct instance *in, uint64_t pgoff, uint64_t nr)
+{
+	uint64_t i;
+
+	if (!in->check || !in->has_maps)
+		return;
+	for (i = pgoff; i < pgoff + nr && i < in->npages; i++) {
+		unsigned long c = anon_map_count(&in->ai, i);
+
+		if (c > (1UL << 31))
+			in->find.count_underflow++;
+		else if (c != in->shadow[i] && in->ai.variant == ANON_FIXED)
+			inst_fail(in, "map count differs from the mappings", i);
+	}
+}
+
+/* A new mapping of pages [pgoff, pgoff + nr): by ->mmap, or copied (@dup). */
+static void mem_map(struct instance *in, uint64_t pgoff, uint64_t nr, bool dup)
+{
+	uint64_t i;
+
+	if (in->check)
+		for (i = pgoff; i < pgoff + nr && i < in->npages; i++)
+			in->shadow[i]++;
+	if (in->has_maps &&
+	    (dup ? anon_vma_dup(&in->ai, pgoff, nr) : anon_mmap(&in->ai, pgoff, nr)))
+		inst_fail(in, "mapping the memory file failed", pgoff);
+	host_sync_tables(in->host);
+	check_counts(in, pgoff, nr);
+}
+
+void inst_mem_mmap(struct instance *in, uint64_t pgoff, uint64_t nr)
+{
+	mem_map(in, pgoff, nr, false);
+}
+
+void inst_mem_mapdup(struct instance *in, uint64_t pgoff, uint64_t nr)
+{
+	mem_map(in, pgoff, nr, true);
+}
+
+void inst_mem_munmap(struct instance *in, uint64_t pgoff, uint64_t nr)
+{
+	uint64_t i;
+
+	if (in->check)
+		for (i = pgoff; i < pgoff + nr && i < in->npages; i++) {
+			if (!in->shadow[i])
+				inst_fail(in, "munmap of a page not mapped", i);
+			else
+				in->shadow[i]--;
+		}
+	if (in->has_maps) {
+		anon_munmap(&in->ai, pgoff, nr);
+		sync_swapped(in, pgoff, nr);
+	}
+	host_sync_tables(in->host);
+	check_counts(in, pgoff, nr);
+}
+
+/*
+ * Where UML maps page P at P's own address (its physical memory), ubd-mmap
+ * may have put a file page over P: there the memory file is not mapped, so
+ * unmapping such a mapping leaves those pages alone.  Other mappings of the
+ * memory file (UML's kernel maps pages elsewhere too) count in full.
+ */
+static bool is_phys_mapping(const struct instance *in, uint64_t addr, uint64_t off)
+{
+	return in->phys_base != UINT64_MAX && addr - off == in->phys_base;
+}
+
+static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
+			uint64_t len)
+{
+	uint64_t pgoff = off >> PG_SHIFT, nr = len >> PG_SHIFT;
+	uint64_t i, end = pgoff + nr < in->npages ? pgoff + nr : in->npages;
+	uint64_t start = pgoff;
+
+	if (!is_phys_mapping(in, addr, off)) {
+		inst_mem_munmap(in, pgoff, nr);
+		return;
+	}
+	for (i = pgoff; i <= end; i++) {
+		if (i < end && !in->pages[i].file)
+			continue;
+		if (i > start)
+			inst_mem_munmap(in, start, i - start);
+		start = i + 1;
+	}
+}
+
+/* A mapping of the memory file over P's own address takes it back from a file page. */
+static void map_range(struct instance *in, uint64_t addr, uint64_t off,
+		      uint64_t len, bool dup)
+{
+	uint64_t p, pgoff = off >> PG_SHIFT, nr = len >> PG_SHIFT;
+
+	if (in->phys_base == UINT64_MAX && !dup)
+		in->phys_base = addr - off;
+	if (is_phys_mapping(in, addr, off))
+		for (p = pgoff; p < pgoff + nr && p < in->npages; p++)
+			if (in->pages[p].file)
+				inst_unmap_file(in, p);
+	if (dup)
+		inst_mem_mapdup(in, pgoff, nr);
+	else
+		inst_mem_mmap(in, pgoff, nr);
+}
+
+static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t off)
+{
+	if (in->nr_maps == in->cap_maps) {
+		unsigned cap = in->cap_maps ? in->cap_maps * 2 : 8;
+		struct inst_mapping *v = realloc(in->maps, cap * sizeof(*v));
+
+		if (!v)
+			abort();
+		in->maps = v;
+		in->cap_maps = cap;
+	}
+	in->maps[in->nr_maps++] = (struct inst_mapping){ addr, len, off };
+}
+
+/* munmap(addr, len): unmap the overlap with each recorded mapping. */
+static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
+{
+	uint64_t end = addr + len;
+	unsigned i = 0;
+
+	while (i < in->nr_maps) {
+		struct inst_mapping m = in->maps[i];
+		uint64_t mend = m.addr + m.len;
+		uint64_t lo = addr > m.addr ? addr : m.addr;
+		uint64_t hi = end < mend ? end : mend;
+
+		if (lo >= hi) {
+			i++;
+			continue;
+		}
+		unmap_range(in, lo, m.off + (lo - m.addr), hi - lo);
+		/* keep what lies outside [lo, hi) */
+		in->maps[i] = in->maps[--in->nr_maps];
+		if (m.addr < lo)
+			maps_add(in, m.addr, lo - m.addr, m.off);
+		if (hi < mend)
+			maps_add(in, hi, mend - hi, m.off + (hi - m.addr));
+	}
+}
+
+/* --- devices ---------------------------------------------------------------- */
+
+struct pagecache *inst_dev_source(struct instance *in, unsigned dev,
+				  uint64_t dpage, struct ra_state **ra)
+{
+	struct inst_device *dv = &in->dev[dev];
+
+	if (dv->cow && dv->cow_written[dpage]) {
+		*ra = &dv->cow_ra;
+		return dv->cow;
+	}
+	*ra = &dv->ra;
+	return dv->cache;
+}
+
+void inst_dev_read(struct instance *in, const struct trace_event *ev, bool direct)
+{
+	uint64_t first = ev->offset >> PG_SHIFT;
+	uint64_t last = (ev->offset + ev->length - 1) >> PG_SHIFT;
+	uint64_t i = first;
+
+	in->calls.read++;
+	if (direct) {
+		in->host->reads.demand += last - first + 1;
+		return;
+	}
+	/* runs of pages with the same source: the COW layer or its backing */
+	while (i <= last) {
+		struct ra_state *ra, *ra_j;
+		struct pagecache *pc = inst_dev_source(in, ev->dev, i, &ra);
+		uint64_t j = i + 1;
+
+		while (j <= last && inst_dev_source(in, ev->dev, j, &ra_j) == pc)
+			j++;
+		{
+			uint64_t lo = i << PG_SHIFT, hi = j << PG_SHIFT;
+			uint64_t end = ev->offset + ev->length;
+
+			if (lo < ev->offset)
+				lo = ev->offset;
+			if (hi > end)
+				hi = end;
+			pagecache_read(in->host, pc, ra, lo, hi - lo, &in->host->reads);
+		}
+		i = j;
+	}
+}
+
+void inst_dev_write(struct instance *in, const struct trace_event *ev, bool direct)
+{
+	struct inst_device *dv = &in->dev[ev->dev];
+	uint64_t first = ev->offset >> PG_SHIFT;
+	uint64_t last = (ev->offset + ev->length - 1) >> PG_SHIFT;
+	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE, i;
+
+	/* the data comes from guest memory: it must be there to be written */
+	for (i = ev->page; i < ev->page + np && i < in->npages; i++) {
+		if (in->pages[i].file)
+			inst_file_access(in, i);
+		else if (in->pages[i].tmpfs == TMPFS_SWAPPED)
+			inst_tmpfs_fault(in, i);
+	}
+	in->calls.write++;
+	if (direct)
+		return;
+	if (dv->cow) {
+		for (i = first; i <= last; i++)
+			dv->cow_written[i] = 1;
+		pagecache_write(in->host, dv->cow, first, last - first + 1);
+	} else {
+		pagecache_write(in->host, dv->cache, first, last - first + 1);
+	}
+}
+
+/* --- backing-file pages mapped over physical memory (ubd-mmap) ---------------- */
+
+void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
+		   uint64_t ipage)
+{
+	struct ppage *pg = &in->pages[p];
+
+	if (pg->file)
+		inst_unmap_file(in, p);
+	pg->file = 1;
+	pg->cache = (uint16_t)pc->id;
+	pg->ipage = (uint32_t)ipage;
+	if (pc->mapcount[ipage]++ == 0 && (pc->flags[ipage] & PC_RESIDENT))
+		pagecache_touch(in->host, pc, ipage);	/* now on the mapped list */
+}
+
+void inst_unmap_file(struct instance *in, uint64_t p)
+{
+	struct ppage *pg = &in->pages[p];
+	struct pagecache *pc = in->host->caches[pg->cache];
+
+	pg->file = 0;
+	if (--pc->mapcount[pg->ipage] == 0 && (pc->flags[pg->ipage] & PC_RESIDENT))
+		pagecache_touch(in->host, pc, pg->ipage);	/* back on the cache list */
+}
+
+void inst_file_access(struct instance *in, uint64_t p)
+{
+	struct ppage *pg = &in->pages[p];
+	struct pagecache *pc = in->host->caches[pg->cache];
+	struct ra_state none;
+
+	if (pc->flags[pg->ipage] & PC_RESIDENT)
+		return;
+	ra_state_init(&none, 0);	/* a fault on a mapped page: no readahead */
+	pagecache_read(in->host, pc, &none, (uint64_t)pg->ipage << PG_SHIFT, PG_SIZE,
+		       &in->host->reads);
+}
+
+/* --- events ------------------------------------------------------------------- */
+
+void instance_event(struct instance *in, const struct trace_event *ev)
+{
+	const struct strategy *s = in->strat;
+	uint64_t i;
+
+	switch (ev->kind) {
+	case EV_READ:
+		s->read(in, ev);
+		break;
+	case EV_WRITE:
+		s->write(in, ev);
+		break;
+	case EV_TOUCH:
+		for (i = ev->page; i < ev->page + ev->count; i++)
+			s->touch(in, i);
+		break;
+	case EV_FREE:
+		s->free(in, ev->page, ev->count);
+		break;
+	case EV_MMAP:
+	case EV_MAPDUP:
+		/* MAP_FIXED over an old mapping replaces it */
+		maps_remove(in, ev->addr, ev->length);
+		maps_add(in, ev->addr, ev->length, ev->offset);
+		map_range(in, ev->addr, ev->offset, ev->length, ev->kind == EV_MAPDUP);
+		break;
+	case EV_MUNMAP:
+		maps_remove(in, ev->addr, ev->length);
+		break;
+	case EV_PHASE:
+	case EV_FOOTPRINT:
+	case EV_NR_KINDS:
+		break;
+	}
+}
+
+/* --- building blocks the strategies are made of -------------------------------- */
+
+void inst_copy_read(struct instance *in, const struct trace_event *ev)
+{
+	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE, p;
+
+	inst_dev_read(in, ev, false);
+	for (p = ev->page; p < ev->page + np; p++)
+		inst_tmpfs_fault(in, p);
+}
+
+void inst_copy_read_direct(struct instance *in, const struct trace_event *ev)
+{
+	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE, p;
+
+	inst_dev_read(in, ev, true);
+	for (p = ev->page; p < ev->page + np; p++)
+		inst_tmpfs_fault(in, p);
+}
+
+void inst_write_buffered(struct instance *in, const struct trace_event *ev)
+{
+	inst_dev_write(in, ev, false);
+}
+
+void inst_write_direct(struct instance *in, const struct trace_event *ev)
+{
+	inst_dev_write(in, ev, true);
+}
+
+void inst_free_unseen(struct instance *in, uint64_t p, uint64_t nr)
+{
+	/* the host never learns that the guest freed these pages */
+}

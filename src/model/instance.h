@@ -1,0 +1,136 @@
+/*
+ * instance.h - one UML instance on the host: the state of each physical page,
+ * its physical-memory file (a tmpfs or /dev/anon inode from src/kernel), its
+ * block devices, and the host calls it makes.  Strategies (strategy.h) decide
+ * which calls; the helpers here carry them out and keep the accounting.
+ */
+#ifndef ANONSIM_INSTANCE_H
+#define ANONSIM_INSTANCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/anon.h"
+#include "model/host.h"
+#include "trace/trace.h"
+
+struct strategy;
+
+/* The tmpfs page behind physical page P (index P of the memory file). */
+enum tmpfs_state {
+	TMPFS_NONE,		/* no page: untouched, freed, punched or reclaimed */
+	TMPFS_RESIDENT,
+	TMPFS_SWAPPED,
+};
+
+struct ppage {
+	uint8_t tmpfs;		/* enum tmpfs_state */
+	uint8_t file;		/* a backing-file page is mapped over P */
+	uint16_t cache;		/* file: host pagecache id */
+	uint32_t ipage;		/* file: page of that backing file */
+	uint32_t lru_gen;	/* tmpfs LRU stamp */
+};
+
+struct inst_device {
+	struct pagecache *cache;	/* where reads of unwritten blocks go */
+	struct pagecache *cow;		/* the instance's own COW layer, or NULL */
+	uint8_t *cow_written;		/* per device page: block lives in the COW layer */
+	struct ra_state ra, cow_ra;
+};
+
+/* UML's own mappings of its memory file, from the trace's mmap events. */
+struct inst_mapping {
+	uint64_t addr, len, off;
+};
+
+struct host_calls {
+	uint64_t read, write, mmap, munmap, punch;
+};
+
+/* Invariant breaks found by --check, by cause. */
+struct findings {
+	uint64_t freed_while_mapped;	/* a page reclaimed under a live mapping */
+	uint64_t count_underflow;	/* a map count went below zero */
+	uint64_t swap_stranded;		/* swap entries left under a file mapping, count 0 */
+	uint64_t tables_leaked;		/* table pages still held at teardown */
+	uint64_t pages_leaked;		/* tmpfs pages still resident at teardown */
+	uint64_t bad_frees, unlocked_walks;
+	uint64_t kernel_warnings;	/* WARN_ON_ONCE hits in src/kernel */
+	uint64_t other;			/* breaks no RFC defect explains: simulator bugs */
+	char first_other[160];
+};
+
+struct instance {
+	unsigned id;
+	struct host *host;
+	const struct strategy *strat;
+	const struct trace_header *hdr;
+	uint64_t npages;			/* physical memory in pages */
+	struct ppage *pages;
+	struct anon_inode ai;			/* ai.shm is the tmpfs inode */
+	bool has_maps;				/* /dev/anon map counts in use */
+	struct inst_device dev[TRACE_MAX_DEVICES];
+	struct inst_mapping *maps;
+	unsigned nr_maps, cap_maps;
+	/* host address of physical page 0 (address - file offset of UML's
+	 * first mapping of its memory file); UINT64_MAX until it maps it */
+	uint64_t phys_base;
+	uint32_t *shadow;			/* --check: true mappings of each page */
+	bool check;
+	struct host_calls calls;
+	struct findings find;
+	uint64_t resident;			/* TMPFS_RESIDENT pages */
+	uint64_t swapped;			/* TMPFS_SWAPPED pages */
+};
+
+/*
+ * Set up instance @id of trace header @hdr on host @h.  @share: devices whose
+ * backing identities match share page cache with other instances; otherwise
+ * the identity is made private to this instance.  Returns 0 or -1 (message
+ * in @err).
+ */
+int instance_init(struct instance *in, unsigned id, struct host *h,
+		  const struct strategy *s, enum anon_variant variant,
+		  const struct trace_header *hdr, bool share, bool check,
+		  char *err, size_t errlen);
+
+/* Apply one trace event. */
+void instance_event(struct instance *in, const struct trace_event *ev);
+
+/* Release everything; leaks are recorded in in->find. */
+void instance_teardown(struct instance *in);
+
+/* --- helpers for the strategies ------------------------------------------- */
+
+/* Give P a resident tmpfs page: allocate, or swap in; nothing if resident. */
+void inst_tmpfs_fault(struct instance *in, uint64_t p);
+/* Drop P's tmpfs page and swap entry (punch). */
+void inst_tmpfs_punch(struct instance *in, uint64_t p, uint64_t nr);
+/* Read device pages through the host page cache (or around it: @direct). */
+void inst_dev_read(struct instance *in, const struct trace_event *ev, bool direct);
+void inst_dev_write(struct instance *in, const struct trace_event *ev, bool direct);
+/* Map backing page (cache, ipage) over P, or take the mapping away. */
+void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc, uint64_t ipage);
+void inst_unmap_file(struct instance *in, uint64_t p);
+/* The cache and page that device offset @off reads from now. */
+struct pagecache *inst_dev_source(struct instance *in, unsigned dev,
+				  uint64_t dpage, struct ra_state **ra);
+/* The file page mapped at P was touched: refault it if reclaim took it. */
+void inst_file_access(struct instance *in, uint64_t p);
+
+/* UML maps / unmaps its memory file (trace events and ubd-mmap alike). */
+void inst_mem_mmap(struct instance *in, uint64_t pgoff, uint64_t nr);
+void inst_mem_munmap(struct instance *in, uint64_t pgoff, uint64_t nr);
+void inst_mem_mapdup(struct instance *in, uint64_t pgoff, uint64_t nr);
+
+/* Whole strategy operations more than one strategy uses. */
+void inst_copy_read(struct instance *in, const struct trace_event *ev);
+void inst_copy_read_direct(struct instance *in, const struct trace_event *ev);
+void inst_write_buffered(struct instance *in, const struct trace_event *ev);
+void inst_write_direct(struct instance *in, const struct trace_event *ev);
+void inst_free_unseen(struct instance *in, uint64_t p, uint64_t nr);
+
+/* Record a broken invariant that no RFC defect explains. */
+void inst_fail(struct instance *in, const char *what, uint64_t p);
+
+#endif

@@ -1,0 +1,364 @@
+/*
+ * pagecache.c - a backing file's host page cache and Linux's readahead as of
+ * 6.18 (mm/readahead.c, mm/filemap.c): a synchronous window on a miss
+ * (initial window scaled from the request for a sequential or first read,
+ * "context" readahead when the pages before the miss are cached, the request
+ * alone for a random read), an asynchronous window when a read reaches the
+ * PG_readahead folio (ramped x4 while small, then x2, up to the maximum),
+ * built from large folios whose order grows by two per window.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/host.h"
+#include "model/pagecache.h"
+
+/* Largest folio the page cache builds (MAX_PAGECACHE_ORDER on x86_64). */
+#define MAX_FOLIO_ORDER 9
+
+void ra_state_init(struct ra_state *ra, uint64_t ra_pages)
+{
+	memset(ra, 0, sizeof(*ra));
+	ra->prev_index = UINT64_MAX;
+	ra->ra_pages = ra_pages;
+}
+
+int pagecache_init(struct pagecache *pc, unsigned id, const char *ident,
+		   uint64_t npages)
+{
+	memset(pc, 0, sizeof(*pc));
+	pc->id = id;
+	strncpy(pc->ident, ident, sizeof(pc->ident) - 1);
+	pc->npages = npages;
+	pc->flags = calloc(npages ? npages : 1, 1);
+	pc->mapcount = calloc(npages ? npages : 1, sizeof(*pc->mapcount));
+	pc->lru_gen = calloc(npages ? npages : 1, sizeof(*pc->lru_gen));
+	return pc->flags && pc->mapcount && pc->lru_gen ? 0 : -1;
+}
+
+void pagecache_destroy(struct pagecache *pc)
+{
+	free(pc->flags);
+	free(pc->mapcount);
+	free(pc->lru_gen);
+}
+
+static uint64_t roundup_pow2(uint64_t n)
+{
+	uint64_t r = 1;
+
+	while (r < n)
+		r <<= 1;
+	return r;
+}
+
+static unsigned ilog2_u64(uint64_t n)
+{
+	unsigned l = 0;
+
+	while (n >>= 1)
+		l++;
+	return l;
+}
+
+/* get_init_ra_size(): the first window of a sequential stream. */
+static uint64_t init_ra_size(uint64_t req, uint64_t max)
+{
+	uint64_t n = roundup_pow2(req);
+
+	if (n <= max / 32)
+		return n * 4;
+	if (n <= max / 4)
+		return n * 2;
+	return max;
+}
+
+/* get_next_ra_size(): ramp up x4 while small, then x2, up to max. */
+static uint64_t next_ra_size(uint64_t cur, uint64_t max)
+{
+	if (cur < max / 16)
+		return 4 * cur;
+	if (cur <= max / 2)
+		return 2 * cur;
+	return max;
+}
+
+static inline bool resident(const struct pagecache *pc, uint64_t i)
+{
+	return pc->flags[i] & PC_RESIDENT;
+}
+
+static inline unsigned folio_order(const struct pagecache *pc, uint64_t i)
+{
+	return pc->flags[i] >> PC_ORDER_SHIFT;
+}
+
+static inline uint64_t folio_head(const struct pagecache *pc, uint64_t i)
+{
+	return i & ~((1ULL << folio_order(pc, i)) - 1);
+}
+
+/*
+ * page_cache_next_miss() (@dir +1) and page_cache_prev_miss() (@dir -1) as
+ * the XArray walk behind them behaves.  The walk starts with xas_load(),
+ * which resolves an index inside a multi-page folio to the folio's head
+ * slot; the following xas_next()/xas_prev() steps move index and slot
+ * together, so the walk reports every index (index - head) too far until
+ * it reaches the end of its 64-slot node, where it resynchronises.  Folios
+ * of 64 pages or more live in higher nodes and are walked in step.
+ * Returns what the kernel functions return: the (reported) index of the
+ * first gap; 0 or UINT64_MAX when the walk runs off either end of the index
+ * space; with no gap in @max indices, index + max going up and the last
+ * index looked at going down.
+ */
+#define XA_CHUNK 64
+static uint64_t xa_miss(const struct pagecache *pc, uint64_t index, int dir,
+			uint64_t max)
+{
+	uint64_t idx = index, slot = index, n;
+
+	if (index < pc->npages && resident(pc, index) &&
+	    (1ULL << folio_order(pc, index)) < XA_CHUNK)
+		slot = folio_head(pc, index);
+	for (n = 0; n < max; n++) {
+		if (n) {
+			bool edge = dir > 0 ? slot % XA_CHUNK == XA_CHUNK - 1 :
+					      slot % XA_CHUNK == 0;
+
+			idx += dir;
+			slot = edge ? idx : slot + dir;
+			if (dir > 0 && idx == 0)
+				return 0;
+			if (dir < 0 && idx == UINT64_MAX)
+				return UINT64_MAX;
+		}
+		if (slot >= pc->npages || !resident(pc, slot))
+			return idx;
+	}
+	return dir > 0 ? index + max : idx;
+}
+
+void pagecache_touch(struct host *h, struct pagecache *pc, uint64_t i)
+{
+	host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE, pc->id,
+		     (uint32_t)i, &pc->lru_gen[i]);
+}
+
+/* Page @i enters the cache as part of a folio of @order. */
+static void cache_insert(struct host *h, struct pagecache *pc, uint64_t i,
+			 unsigned order)
+{
+	pc->flags[i] = (uint8_t)(PC_RESIDENT | (order << PC_ORDER_SHIFT));
+	pc->resident++;
+	pagecache_touch(h, pc, i);
+	host_charge(h, CAT_CACHE, 1);
+}
+
+/* Add the folio [index, index + 2^order) to the cache. */
+static void add_folio(struct host *h, struct pagecache *pc, uint64_t index,
+		      unsigned order, bool mark, uint64_t req_lo, uint64_t req_hi,
+		      struct read_stats *st)
+{
+	uint64_t i, n = 1ULL << order;
+
+	for (i = index; i < index + n; i++) {
+		if (pc->flags[i] & PC_EVICTED)
+			st->refaults++;
+		else if (i >= req_lo && i < req_hi)
+			st->demand++;
+		else
+			st->readahead++;
+		cache_insert(h, pc, i, order);
+	}
+	if (mark)
+		pc->flags[index] |= PC_RA_MARK;
+}
+
+/* Is any page of [index, index + n) cached (the folio would not fit)? */
+static bool range_busy(const struct pagecache *pc, uint64_t index, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = index; i < index + n; i++)
+		if (resident(pc, i))
+			return true;
+	return false;
+}
+
+/*
+ * page_cache_ra_unbounded() via do_page_cache_ra(): order-0 pages over
+ * [index, index + nr) clipped to the file, cached ones skipped, the mark on
+ * the page @lookahead before the end.
+ */
+static void do_ra(struct host *h, struct pagecache *pc, uint64_t index,
+		  uint64_t nr, uint64_t lookahead, uint64_t req_lo, uint64_t req_hi,
+		  struct read_stats *st)
+{
+	uint64_t i;
+
+	if (index >= pc->npages)
+		return;
+	if (nr > pc->npages - index)
+		nr = pc->npages - index;
+	for (i = 0; i < nr; i++)
+		if (!resident(pc, index + i))
+			add_folio(h, pc, index + i, 0, lookahead && i == nr - lookahead,
+				  req_lo, req_hi, st);
+}
+
+/* page_cache_ra_order(): the window in folios of ra->order at most. */
+static void ra_order(struct host *h, struct pagecache *pc, struct ra_state *ra,
+		     uint64_t req_lo, uint64_t req_hi, struct read_stats *st)
+{
+	uint64_t start = ra->start, index = start, limit, mark;
+	unsigned new_order = ra->order;
+
+	if (start >= pc->npages)
+		return;
+	limit = pc->npages - 1;
+	if (start + ra->size - 1 < limit)
+		limit = start + ra->size - 1;
+	mark = start + ra->size - ra->async_size;
+	if (new_order > MAX_FOLIO_ORDER)
+		new_order = MAX_FOLIO_ORDER;
+	if (new_order > ilog2_u64(ra->size))
+		new_order = ilog2_u64(ra->size);
+	ra->order = new_order;
+	while (index <= limit) {
+		unsigned order = new_order;
+		uint64_t n;
+
+		if (index & ((1ULL << order) - 1))
+			order = (unsigned)__builtin_ctzll(index);
+		while (order > 0 && index + (1ULL << order) - 1 > limit)
+			order--;
+		n = 1ULL << order;
+		if (range_busy(pc, index, n))
+			break;	/* -EEXIST: the rest falls back to single pages */
+		add_folio(h, pc, index, order, index == (mark & ~(n - 1)),
+			  req_lo, req_hi, st);
+		index += n;
+	}
+	if (index <= limit && ra->size > index - start)
+		do_ra(h, pc, index, ra->size - (index - start), ra->async_size,
+		      req_lo, req_hi, st);
+}
+
+/* page_cache_sync_ra(): page @index is missing; @req pages are wanted. */
+static void sync_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
+		    uint64_t index, uint64_t req, struct read_stats *st)
+{
+	uint64_t max = ra->ra_pages, miss, contig;
+
+	if (!max) {
+		do_ra(h, pc, index, 1, 0, index, index + 1, st);
+		return;
+	}
+	if (!index || req > max ||
+	    (ra->prev_index != UINT64_MAX && index >= ra->prev_index &&
+	     index - ra->prev_index <= 1)) {
+		ra->start = index;
+		ra->size = init_ra_size(req, max);
+		ra->async_size = ra->size > req ? ra->size - req : ra->size >> 1;
+		goto readit;
+	}
+	/* cached history a sequential stream leaves behind */
+	miss = xa_miss(pc, index - 1, -1, max);
+	contig = index - miss - 1;
+	if (contig <= req) {
+		do_ra(h, pc, index, req, 0, index, index + req, st);
+		return;
+	}
+	if (miss == UINT64_MAX)
+		contig *= 2;	/* cached from the start: a long stream */
+	ra->start = index;
+	ra->size = contig + req < max ? contig + req : max;
+	ra->async_size = 1;
+readit:
+	ra->order = 0;
+	ra_order(h, pc, ra, index, index + req, st);
+}
+
+/* page_cache_async_ra(): a read reached the marked folio at @index. */
+static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
+		     uint64_t index, uint64_t req, struct read_stats *st)
+{
+	uint64_t max = ra->ra_pages, folio = 1ULL << folio_order(pc, index);
+	uint64_t expected, start, align, end, aligned_end;
+
+	pc->flags[index] &= (uint8_t)~PC_RA_MARK;
+	if (!max)
+		return;
+	expected = (ra->start + ra->size - ra->async_size) & ~(folio - 1);
+	if (index == expected) {
+		uint64_t next = next_ra_size(ra->size, max);
+
+		ra->start += ra->size;
+		ra->size = next > ra->size ? next : ra->size;
+	} else {
+		/* a mark without matching state (interleaved streams) */
+		start = xa_miss(pc, index + 1, +1, max);
+		if (!start || start - index > max)
+			return;
+		ra->start = start;
+		ra->size = next_ra_size(start - index + req, max);
+	}
+	ra->order += 2;
+	align = 1ULL << (ra->order < (unsigned)__builtin_ctzll(max) ?
+			 ra->order : (unsigned)__builtin_ctzll(max));
+	end = ra->start + ra->size;
+	aligned_end = end & ~(align - 1);
+	if (aligned_end > ra->start)
+		ra->size -= end - aligned_end;
+	ra->async_size = ra->size;
+	ra_order(h, pc, ra, index, index + req, st);
+}
+
+void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
+		    uint64_t pos, uint64_t len, struct read_stats *st)
+{
+	uint64_t i, last = (pos + len + 4095) >> 12;
+
+	for (i = pos >> 12; i < last && i < pc->npages; i++) {
+		uint64_t head;
+
+		if (!resident(pc, i)) {
+			sync_ra(h, pc, ra, i, last - i, st);
+			if (!resident(pc, i))	/* nothing read it: a single page */
+				add_folio(h, pc, i, 0, false, i, i + 1, st);
+		}
+		head = folio_head(pc, i);
+		if (pc->flags[head] & PC_RA_MARK)
+			async_ra(h, pc, ra, head, last - head, st);
+		pagecache_touch(h, pc, i);	/* accessed: to the young end */
+	}
+	/* filemap_read() leaves prev_pos at the end of the read */
+	ra->prev_index = (pos + len) >> 12;
+}
+
+void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
+		     uint64_t nr)
+{
+	uint64_t i;
+
+	for (i = index; i < index + nr && i < pc->npages; i++) {
+		if (pc->flags[i] & PC_RESIDENT)
+			pagecache_touch(h, pc, i);
+		else
+			cache_insert(h, pc, i, 0);
+	}
+}
+
+void pagecache_evict(struct host *h, struct pagecache *pc, uint64_t index)
+{
+	pc->flags[index] = PC_EVICTED;
+	pc->resident--;
+	pc->lru_gen[index] = 0;
+	if (pc->mapcount[index])
+		h->evicted_mapped++;
+	else
+		h->evicted_cache++;
+	host_release(h, CAT_CACHE, 1);
+}

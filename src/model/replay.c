@@ -1,0 +1,317 @@
+/*
+ * replay.c - merge the event streams of all instances by time and apply them.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/replay.h"
+#include "util/util.h"
+
+#define RECOUNT_EVERY 1024	/* default events between full recounts under --check */
+
+struct cursor {
+	struct trace_reader *r;
+	const char *path;
+	const struct trace_event *ev;
+	bool have, done, started;
+	uint64_t start_us;		/* trace time 0 of this instance on the host clock */
+	struct instance in;
+};
+
+/* Recount every category from the pages themselves. */
+static void audit(struct host *h, struct cursor *c, unsigned n)
+{
+	uint64_t tmpfs = 0, swapped = 0, cache = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct instance *in = &c[i].in;
+		uint64_t p, res = 0, sw = 0;
+
+		if (!c[i].started)
+			continue;
+		for (p = 0; p < in->npages; p++) {
+			res += in->pages[p].tmpfs == TMPFS_RESIDENT;
+			sw += in->pages[p].tmpfs == TMPFS_SWAPPED;
+		}
+		if (res != in->resident || sw != in->swapped)
+			inst_fail(in, "tmpfs page counts disagree with page states", 0);
+		tmpfs += res;
+		swapped += sw;
+	}
+	for (i = 0; i < h->nr_caches; i++) {
+		struct pagecache *pc = h->caches[i];
+		uint64_t p, res = 0;
+
+		for (p = 0; p < pc->npages; p++)
+			res += (pc->flags[p] & PC_RESIDENT) != 0;
+		if (res != pc->resident && n)
+			inst_fail(&c[0].in, "page cache count disagrees with its pages", 0);
+		cache += res;
+	}
+	if (!n)
+		return;
+	if (tmpfs != h->pages[CAT_TMPFS] || cache != h->pages[CAT_CACHE] ||
+	    swapped != h->swap_used ||
+	    h->pages[CAT_SWAP_TABLE] != h->kctx.held[KAPI_PAGE_SWAP_TABLE] ||
+	    h->pages[CAT_MAP_TABLE] != h->kctx.held[KAPI_PAGE_MAP_TABLE])
+		inst_fail(&c[0].in, "host totals disagree with the pages", 0);
+}
+
+static void series_line(FILE *f, const char *label, const struct host *h)
+{
+	fprintf(f, "%s,%.6f", label, h->now_us / 1e6);
+	for (int c = 0; c < CAT_NR; c++)
+		fprintf(f, ",%.3f", pages_mib(h->pages[c]));
+	fprintf(f, ",%.3f,%.3f\n", pages_mib(host_total(h)), pages_mib(h->swap_used));
+}
+
+static int fetch(struct cursor *c, char *err, size_t errlen)
+{
+	int rc = trace_next(c->r, &c->ev);
+
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", trace_error(c->r));
+		return -1;
+	}
+	c->have = rc > 0;
+	c->done = rc == 0;
+	return 0;
+}
+
+/* The cursor whose next event comes first on the host clock, or -1. */
+static int next_cursor(struct cursor *c, unsigned n)
+{
+	int best = -1;
+	uint64_t bt = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t t;
+
+		if (!c[i].have)
+			continue;
+		t = c[i].start_us + c[i].ev->time_us;
+		if (best < 0 || t < bt) {
+			best = (int)i;
+			bt = t;
+		}
+	}
+	return best;
+}
+
+static void collect(struct replay_result *res, const struct host *h,
+		    struct cursor *c, unsigned n)
+{
+	unsigned i;
+	int k;
+
+	for (k = 0; k < CAT_NR; k++) {
+		res->final[k] = h->pages[k];
+		res->peak[k] = h->peak[k];
+	}
+	res->final_total = host_total(h);
+	res->peak_total = h->peak_total;
+	res->swap_final = h->swap_used;
+	res->swap_peak = h->swap_peak;
+	res->swap_outs = h->swap_outs;
+	res->swap_ins = h->swap_ins;
+	res->first_swap_out_us = h->first_swap_out_us;
+	res->oom_pages = h->oom_pages;
+	res->reads = h->reads;
+	res->end_us = h->now_us;
+	for (i = 0; i < n; i++) {
+		const struct host_calls *hc = &c[i].in.calls;
+
+		res->calls.read += hc->read;
+		res->calls.write += hc->write;
+		res->calls.mmap += hc->mmap;
+		res->calls.munmap += hc->munmap;
+		res->calls.punch += hc->punch;
+	}
+}
+
+static void add_findings(struct replay_result *res, const struct instance *in)
+{
+	const struct findings *f = &in->find;
+	int d;
+
+	res->find.freed_while_mapped += f->freed_while_mapped;
+	res->find.count_underflow += f->count_underflow;
+	res->find.swap_stranded += f->swap_stranded;
+	res->find.tables_leaked += f->tables_leaked;
+	res->find.pages_leaked += f->pages_leaked;
+	if (f->other && !res->find.other)
+		memcpy(res->find.first_other, f->first_other, sizeof(f->first_other));
+	res->find.other += f->other;
+	for (d = 0; d < ANON_NR_DEFECTS; d++)
+		res->defects[d] += in->ai.defects[d];
+}
+
+/*
+ * Findings the posted code's own defects explain stay findings; the same
+ * break under the fixed code, or one no defect explains, is a failure.
+ */
+static void attribute(struct replay_result *res)
+{
+	struct findings *f = &res->find;
+	bool posted = res->variant == ANON_POSTED && res->strat->map_counts;
+	const char *why = NULL;
+
+	if (f->freed_while_mapped && !(posted && res->defects[ANON_DEFECT_DUP_UNCOUNTED]))
+		why = "a page was freed while still mapped";
+	else if (f->count_underflow && !(posted && res->defects[ANON_DEFECT_COUNT_UNDERFLOW]))
+		why = "a map count went below zero";
+	else if (f->swap_stranded && !(posted && res->defects[ANON_DEFECT_PTE_ONLY_RECLAIM]))
+		why = "a swap entry outlived the page it belonged to";
+	else if (f->tables_leaked && !(posted && res->defects[ANON_DEFECT_MAP_TABLE_LEAK]))
+		why = "table pages were still held after teardown";
+	else if (f->pages_leaked)
+		why = "tmpfs pages were still resident after teardown";
+	else if (f->kernel_warnings)
+		why = "the kernel code warned (WARN_ON_ONCE)";
+	else if ((f->bad_frees && !(posted && res->defects[ANON_DEFECT_STALE_SPARE])) ||
+		 (f->unlocked_walks && !(posted && res->defects[ANON_DEFECT_UNLOCKED_DECREMENT])))
+		why = "a table page was freed twice or a table walked unlocked";
+	if (why) {
+		if (!f->other)
+			snprintf(f->first_other, sizeof(f->first_other), "%s", why);
+		f->other++;
+	}
+}
+
+int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
+	       enum anon_variant variant, const struct replay_opts *o,
+	       struct replay_result *res, char *err, size_t errlen)
+{
+	unsigned n = npaths * (o->copies ? o->copies : 1), i;
+	struct cursor *c = calloc(n, sizeof(*c));
+	struct host h;
+	uint64_t next_series = 0, prev_end = 0, nev = 0;
+	int rc = EXIT_DATA;
+
+	memset(res, 0, sizeof(*res));
+	res->strat = s;
+	res->variant = variant;
+	res->instances = n;
+	res->measured_tmpfs = res->measured_cache = -1;
+	snprintf(res->label, sizeof(res->label), "%s%s", s->name,
+		 s->has_variants ? (variant == ANON_POSTED ? "/posted" : "/fixed") : "");
+	if (!c || host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy)) {
+		free(c);
+		snprintf(err, errlen, "out of memory");
+		return EXIT_DATA;
+	}
+	h.geom = o->geom ? o->geom : &shmem_geom_x86_64;
+	h.overhead_pages = (o->overhead + 4095) / 4096;
+	h.owners = calloc(n, sizeof(*h.owners));
+	h.nr_owners = n;
+
+	for (i = 0; i < n; i++) {
+		c[i].path = paths[i % npaths];
+		c[i].r = trace_open(c[i].path, err, errlen);
+		if (!c[i].r)
+			goto out;
+		if (o->stagger_us >= 0)
+			c[i].start_us = (uint64_t)o->stagger_us * i;
+	}
+	/* instances start when their first event comes due (or, one after
+	 * another, when the previous one's trace has ended) */
+	for (i = 0; i < n; i++)
+		if (o->stagger_us >= 0 || i == 0)
+			if (fetch(&c[i], err, errlen))
+				goto out;
+
+	for (;;) {
+		int k = next_cursor(c, n);
+		struct cursor *cur;
+
+		if (k < 0) {
+			/* sequential mode: start the next instance after the last */
+			for (i = 0; i < n && (c[i].have || c[i].done); i++)
+				;
+			if (i == n)
+				break;
+			c[i].start_us = prev_end;
+			if (fetch(&c[i], err, errlen))
+				goto out;
+			continue;
+		}
+		cur = &c[k];
+		h.now_us = cur->start_us + cur->ev->time_us;
+		if (!cur->started) {
+			const struct trace_header *hdr = trace_header(cur->r);
+
+			h.ra_pages = (uint64_t)(o->readahead_kb >= 0 ? o->readahead_kb :
+				     hdr->readahead_kb >= 0 ? hdr->readahead_kb : 0) / 4;
+			if (instance_init(&cur->in, (unsigned)k, &h, s, variant, hdr,
+					  o->share, o->check, err, errlen)) {
+				char m[256];
+
+				snprintf(m, sizeof(m), "%s", err);
+				snprintf(err, errlen, "%s: %s", cur->path, m);
+				goto out;
+			}
+			cur->started = true;
+		}
+		if (cur->ev->kind == EV_FOOTPRINT && k == 0) {
+			if (!strcmp(cur->ev->name, "tmpfs"))
+				res->measured_tmpfs = (int64_t)cur->ev->count;
+			else if (!strncmp(cur->ev->name, "cache:", 6))
+				res->measured_cache = (res->measured_cache < 0 ? 0 :
+						       res->measured_cache) + (int64_t)cur->ev->count;
+		}
+		instance_event(&cur->in, cur->ev);
+		nev++;
+		if (o->check && nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0)
+			audit(&h, c, n);
+		if (o->series && h.now_us >= next_series) {
+			series_line(o->series, res->label, &h);
+			next_series = h.now_us + o->series_step_us;
+		}
+		if (o->progress && nev % 65536 == 0)
+			fprintf(stderr, "\r%s: %" PRIu64 " events, %.1f s of trace   ",
+				res->label, nev, h.now_us / 1e6);
+		if (fetch(cur, err, errlen))
+			goto out;
+		if (cur->done)
+			prev_end = h.now_us;
+	}
+	if (o->progress)
+		fputs("\r\033[K", stderr);
+	if (o->check)
+		audit(&h, c, n);
+	if (o->series)
+		series_line(o->series, res->label, &h);
+	res->events = nev;
+	collect(res, &h, c, n);
+	for (i = 0; i < n; i++)
+		if (c[i].started) {
+			instance_teardown(&c[i].in);
+			add_findings(res, &c[i].in);
+		}
+	res->find.bad_frees = h.kctx.bad_frees;
+	res->find.unlocked_walks = h.kctx.unlocked_walks;
+	res->find.kernel_warnings = h.kctx.warnings;
+	if ((h.pages[CAT_TMPFS] || h.swap_used) && !res->find.pages_leaked)
+		res->find.pages_leaked = h.pages[CAT_TMPFS] + h.swap_used;
+	if (o->check)
+		attribute(res);
+	rc = 0;
+out:
+	for (i = 0; i < n; i++) {
+		if (rc && c[i].started)
+			instance_teardown(&c[i].in);
+		if (c[i].r)
+			trace_close(c[i].r);
+	}
+	free(c);
+	free(h.owners);
+	h.owners = NULL;
+	host_destroy(&h);
+	return rc;
+}

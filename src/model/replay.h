@@ -1,0 +1,80 @@
+/*
+ * replay.h - replay traces through the host model under one strategy.
+ *
+ * src/model/ is the part of anonsim that models the host and its guests:
+ * host memory, swap and reclaim (host.h), each disk image's page cache and
+ * readahead (pagecache.h), UML instances (instance.h), the userspace side
+ * of the kernel API that src/kernel runs on (kapi_user.h), the self-checks
+ * of that code (core_check.h), and, on top, replay and the density sweep
+ * (density.h).  It may use src/trace, src/util and src/kernel, and calls a
+ * strategy only through its interface (strategy/strategy.h).
+ *
+ * Inside, the layers run one way: replay -> instance -> host -> kernel.
+ * The host reclaims an instance's tmpfs pages through the operations the
+ * instance registers (struct tmpfs_owner_ops in host.h), never by knowing
+ * the instance.  The host and its page caches call each other, as
+ * mm/vmscan.c and mm/filemap.c do: the page cache charges the host, the
+ * host evicts from the page cache; they are one subsystem in two files.
+ */
+#ifndef ANONSIM_REPLAY_H
+#define ANONSIM_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/host.h"
+#include "model/instance.h"
+#include "strategy/strategy.h"
+
+struct replay_opts {
+	uint64_t host_mem;		/* bytes; 0: unlimited */
+	uint64_t swap;			/* bytes of swap device */
+	enum reclaim_policy policy;
+	int64_t readahead_kb;		/* -1: each trace's recorded window */
+	uint64_t overhead;		/* bytes per instance */
+	unsigned copies;		/* instances of each trace */
+	int64_t stagger_us;		/* start offset between instances; -1: one after another */
+	bool share;			/* instances share backing page cache */
+	bool check;			/* verify invariants as events apply */
+	uint64_t recount_every;		/* --check: events between full recounts; 0: 1024 */
+	const struct shmem_geom *geom;
+	FILE *series;			/* memory over time as CSV, or NULL */
+	uint64_t series_step_us;
+	bool progress;			/* a progress line on stderr */
+};
+
+struct replay_result {
+	const struct strategy *strat;
+	enum anon_variant variant;
+	char label[32];			/* "devanon/posted", "punch", ... */
+	uint64_t final[CAT_NR], peak[CAT_NR];
+	uint64_t final_total, peak_total;
+	uint64_t swap_final, swap_peak, swap_outs, swap_ins;
+	int64_t first_swap_out_us;
+	uint64_t oom_pages;
+	struct read_stats reads;
+	struct host_calls calls;
+	struct findings find;		/* summed over instances */
+	unsigned long defects[ANON_NR_DEFECTS];
+	uint64_t events, end_us;
+	unsigned instances;
+	/* what the first trace recorded at its end (-1: not recorded) */
+	int64_t measured_tmpfs, measured_cache;
+};
+
+/* Failures of the simulator itself found by --check (not RFC defects). */
+static inline bool replay_failed(const struct replay_result *r)
+{
+	return r->find.other != 0;
+}
+
+/*
+ * Replay @paths (each @o->copies times).  Returns 0, or EXIT_DATA /
+ * EXIT_USAGE with a message in @err.
+ */
+int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
+	       enum anon_variant variant, const struct replay_opts *o,
+	       struct replay_result *res, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * registry.h - the one registry of strategies (registry.c), in report order.
+ * The commands choose a strategy here and hand it to the model.
+ */
+#ifndef ANONSIM_STRATEGY_REGISTRY_H
+#define ANONSIM_STRATEGY_REGISTRY_H
+
+#include "strategy/strategy.h"
+
+extern const struct strategy strategy_read_copy;
+extern const struct strategy strategy_devanon;
+extern const struct strategy strategy_punch;
+extern const struct strategy strategy_free_hint;
+extern const struct strategy strategy_odirect;
+
+/* The registry, NULL-terminated, in report order. */
+extern const struct strategy *const strategies[];
+
+/* The strategy called @name, or NULL. */
+const struct strategy *strategy_find(const char *name);
+
+#endif

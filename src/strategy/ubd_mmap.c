@@ -1,0 +1,80 @@
+/*
+ * ubd_mmap.c - the mechanism shared by the ubd-mmap strategies.
+ */
+#include <config.h>
+
+#include "strategy/strategy.h"
+#include "strategy/ubd_mmap.h"
+
+#define PG_SIZE 4096u
+
+/* A read UML cannot map (not whole, aligned pages) is copied, as read-copy does. */
+static void copy_read(struct instance *in, const struct trace_event *ev)
+{
+	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE, p;
+
+	for (p = ev->page; p < ev->page + np; p++)
+		ubd_mmap_restore(in, p);
+	inst_copy_read(in, ev);
+}
+
+void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
+		   ubd_release_fn release)
+{
+	uint64_t np = ev->length / PG_SIZE, dpage = ev->offset / PG_SIZE, i;
+	uint64_t run = 0;
+
+	if (ev->offset % PG_SIZE || ev->length % PG_SIZE) {
+		copy_read(in, ev);
+		return;
+	}
+	inst_dev_read(in, ev, false);
+	/* the memory file under pages not yet file-mapped goes, run by run */
+	for (i = 0; i <= np; i++) {
+		if (i < np && !in->pages[ev->page + i].file) {
+			run++;
+			continue;
+		}
+		if (run)
+			release(in, ev->page + i - run, run);
+		run = 0;
+	}
+	/* a swapped page nobody maps any more should have lost its entry */
+	for (i = 0; i < np; i++) {
+		uint64_t p = ev->page + i;
+
+		if (!in->pages[p].file && in->pages[p].tmpfs == TMPFS_SWAPPED &&
+		    (!in->has_maps || !anon_map_count(&in->ai, p)))
+			in->find.swap_stranded++;
+	}
+	in->calls.mmap++;
+	for (i = 0; i < np; i++) {
+		struct ra_state *ra;
+		struct pagecache *pc = inst_dev_source(in, ev->dev, dpage + i, &ra);
+
+		inst_map_file(in, ev->page + i, pc, dpage + i);
+	}
+}
+
+void ubd_mmap_restore(struct instance *in, uint64_t p)
+{
+	if (!in->pages[p].file)
+		return;
+	inst_unmap_file(in, p);
+	in->calls.mmap++;
+	inst_mem_mmap(in, p, 1);
+}
+
+void ubd_mmap_touch(struct instance *in, uint64_t p)
+{
+	ubd_mmap_restore(in, p);
+	inst_tmpfs_fault(in, p);
+}
+
+void ubd_mmap_free(struct instance *in, uint64_t p, uint64_t nr)
+{
+	uint64_t i;
+
+	for (i = p; i < p + nr; i++)
+		ubd_mmap_restore(in, i);
+}

@@ -1,0 +1,407 @@
+/*
+ * input.c - a trace's bytes, read ahead.  A thread pulls the data
+ * through zlib (plain data passes through, gzip data is inflated) into a
+ * ring of chunks while the decoder works on the chunk before: reading or
+ * inflating and decoding then take the time of the slower of the two, not
+ * of both.
+ *
+ * The caller reads the first, small chunk itself (and, where no thread
+ * can be had, all the others into the same buffer).  The thread starts
+ * at open when the file is larger than that, on another CPU than the
+ * caller's, and faults its ring in while the caller reads on in small
+ * chunks; then the caller hands it the stream.  Otherwise it starts only
+ * if the data outgrows the first chunk, so that a trace that fits (a
+ * test, a fuzzer's input) costs neither a thread nor the ring.
+ *
+ * Each chunk keeps room before its data, so that the unread tail of the
+ * previous chunk (a record or line cut in two) can be put in front of it
+ * and the decoder always sees its bytes in one piece.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace/internal.h"
+
+#define NR_CHUNKS 6		/* one decoded, the others read ahead */
+/* Wake a sleeping reader only when this many chunks are free: fewer wake-ups. */
+#define WAKE_FREE 3
+
+struct trace_input {
+	gzFile gz;
+	struct input_chunk first;	/* read by the caller */
+	unsigned char *first_mem;
+	int first_taken;
+	atomic_uint ring_ready;		/* the thread has faulted its ring in */
+	atomic_uint may_read;		/* the caller has handed over the stream */
+	int threaded;			/* the reader thread runs (or ran) */
+	int no_thread;			/* none: turned off, or not to be had */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t filled, emptied;
+	/* ring chunks, from the start: filled, handed out, given back */
+	atomic_uint produced, released;
+	unsigned taken;			/* the caller's alone */
+	atomic_uint stop;
+	struct input_chunk ring[NR_CHUNKS];
+	unsigned char *mem;
+};
+
+/*
+ * The ring lives in one aligned 2 MiB block, which Linux backs with one
+ * huge page when asked: on a virtual machine the first touch of every
+ * 4 KiB page (about 10 us to fault in, measured) and TLB misses on them
+ * cost more than decoding what the page holds.  Anonymous memory starts
+ * zeroed, so the decoder's loads past the data read defined bytes.
+ */
+#define CHUNK_BYTES	(INPUT_HEAD + INPUT_CHUNK + TRACE_BUF_SLACK)
+#define RING_BYTES	((size_t)2 << 20)
+_Static_assert(NR_CHUNKS * CHUNK_BYTES <= RING_BYTES, "the ring fits its block");
+
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+
+static unsigned char *ring_alloc(void)
+{
+	size_t len = 2 * RING_BYTES, lead;
+	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	/* Keep the aligned block; give back what lies before and after it. */
+	lead = (RING_BYTES - (uintptr_t)p % RING_BYTES) % RING_BYTES;
+	if (lead)
+		munmap(p, lead);
+	munmap(p + lead + RING_BYTES, len - lead - RING_BYTES);
+	p += lead;
+#ifdef MADV_HUGEPAGE
+	madvise(p, RING_BYTES, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+static void ring_free(unsigned char *p)
+{
+	if (p)
+		munmap(p, RING_BYTES);
+}
+
+/* gzerror's message without the name of the file zlib puts first. */
+static const char *gz_why(gzFile gz, int *errnum)
+{
+	const char *why = gzerror(gz, errnum), *colon = strrchr(why, ':');
+
+	return colon && colon[1] == ' ' ? colon + 2 : why;
+}
+
+/* Fill @c from the stream with @want bytes, unless the data ends or breaks. */
+static void fill_chunk(struct trace_input *in, struct input_chunk *c, size_t want)
+{
+	c->len = 0;
+	c->end = 0;
+	c->errnum = Z_OK;
+	while (c->len < want) {
+		int n = gzread(in->gz, c->data + c->len, (unsigned)(want - c->len));
+		const char *why;
+
+		if (n > 0) {
+			c->len += (size_t)n;
+			continue;
+		}
+		c->end = 1;
+		c->sys_errno = errno;
+		why = gz_why(in->gz, &c->errnum);
+		if (n == 0 && c->errnum == Z_OK)
+			return;		/* the clean end */
+		if (c->errnum == Z_OK)	/* -1 without a reason: say so */
+			c->errnum = Z_STREAM_ERROR;
+		snprintf(c->why, sizeof(c->why), "%s", why);
+		return;
+	}
+}
+
+/*
+ * Start the thread on another CPU than the caller's, and let it go where
+ * the scheduler likes once it runs: on a virtual machine, a thread
+ * started beside its parent waited up to 4 ms to be moved (measured).
+ */
+#if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) && defined(HAVE_SCHED_GETCPU)
+static void cpu_elsewhere(pthread_attr_t *attr)
+{
+	cpu_set_t set;
+	int here = sched_getcpu(), cpu;
+
+	if (here < 0 || sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (cpu != here && CPU_ISSET(cpu, &set))
+			break;
+	if (cpu == CPU_SETSIZE)
+		return;		/* one CPU: nowhere else to go */
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+/* Back to the CPUs the process may use (the thread inherited them). */
+static void cpu_unpin(void)
+{
+	cpu_set_t set;
+
+	if (!sched_getaffinity(getpid(), sizeof(set), &set))
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+#else
+static void cpu_elsewhere(pthread_attr_t *attr)
+{
+}
+
+static void cpu_unpin(void)
+{
+}
+#endif
+
+static uint64_t now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
+}
+
+/*
+ * Waits spin a while before they sleep: on a virtual machine, waking a
+ * thread that sleeps took some hundreds of microseconds (measured), while
+ * a chunk is decoded in some tens.  The spin yields the CPU to any thread
+ * that waits for it (the other side, with one CPU; other readers, in a
+ * sweep).  A sleeper is woken by a signal on @cond under the lock, sent
+ * after the change it waits for.
+ */
+#define SPIN_US 300
+
+static void wait_until(struct trace_input *in, pthread_cond_t *cond,
+		       int (*ready)(struct trace_input *))
+{
+	uint64_t until = now_us() + SPIN_US;
+
+	while (!ready(in)) {
+		sched_yield();	/* to a thread that waits for this CPU */
+		if (now_us() > until) {
+			pthread_mutex_lock(&in->lock);
+			while (!ready(in))
+				pthread_cond_wait(cond, &in->lock);
+			pthread_mutex_unlock(&in->lock);
+			return;
+		}
+	}
+}
+
+static void wake(struct trace_input *in, pthread_cond_t *cond)
+{
+	pthread_mutex_lock(&in->lock);
+	pthread_cond_signal(cond);
+	pthread_mutex_unlock(&in->lock);
+}
+
+/* What one thread stores, the other loads: all it wrote before is seen. */
+static unsigned load(atomic_uint *v)
+{
+	return atomic_load_explicit(v, memory_order_acquire);
+}
+
+static void store(atomic_uint *v, unsigned x)
+{
+	atomic_store_explicit(v, x, memory_order_release);
+}
+
+/* The thread's waits: for the stream, for a free chunk; or to stop. */
+static int stream_handed_over(struct trace_input *in)
+{
+	return load(&in->may_read) || load(&in->stop);
+}
+
+static int chunk_free(struct trace_input *in)
+{
+	return load(&in->produced) - load(&in->released) < NR_CHUNKS || load(&in->stop);
+}
+
+/* The caller's wait: for a filled chunk. */
+static int chunk_filled(struct trace_input *in)
+{
+	return load(&in->produced) != in->taken;
+}
+
+static void *read_ahead(void *arg)
+{
+	struct trace_input *in = arg;
+	struct input_chunk *c;
+	size_t off;
+
+	/* Fault the ring in; started early, while the caller still reads. */
+	for (off = 0; off < RING_BYTES; off += 4096)
+		in->mem[off] = 0;
+	cpu_unpin();
+	store(&in->ring_ready, 1);
+	wait_until(in, &in->emptied, stream_handed_over);
+
+	for (;;) {
+		wait_until(in, &in->emptied, chunk_free);
+		if (load(&in->stop))
+			return NULL;
+		c = &in->ring[load(&in->produced) % NR_CHUNKS];
+		fill_chunk(in, c, INPUT_CHUNK);
+		store(&in->produced, load(&in->produced) + 1);
+		wake(in, &in->filled);
+		if (c->end)
+			return NULL;
+	}
+}
+
+static int start_thread(struct trace_input *in);
+
+struct trace_input *input_open(gzFile gz, int early)
+{
+	struct trace_input *in = calloc(1, sizeof(*in));
+	const char *off;
+
+	if (!in)
+		return NULL;
+	/*
+	 * Zeroed: the decoder's loads may reach past the data.  The room
+	 * before it serves only if there is no thread and this buffer is
+	 * read into again; its pages are touched only then.
+	 */
+	in->first_mem = calloc(1, INPUT_HEAD + INPUT_FIRST_CHUNK + TRACE_BUF_SLACK);
+	if (!in->first_mem) {
+		free(in);
+		return NULL;
+	}
+	in->gz = gz;
+	in->first.data = in->first_mem + INPUT_HEAD;
+	off = getenv("ANONSIM_READAHEAD");
+	in->no_thread = off && !strcmp(off, "0");	/* see anonsim(1) */
+	if (early && !in->no_thread)
+		start_thread(in);	/* if it fails, it is tried again later */
+	return in;
+}
+
+/* Past the first chunk: the ring and the thread that fills it. */
+static int start_thread(struct trace_input *in)
+{
+	pthread_attr_t attr;
+	unsigned i;
+	int rc;
+
+	in->mem = ring_alloc();
+	if (!in->mem)
+		return -1;
+	for (i = 0; i < NR_CHUNKS; i++)
+		in->ring[i].data = in->mem + i * CHUNK_BYTES + INPUT_HEAD;
+	pthread_mutex_init(&in->lock, NULL);
+	pthread_cond_init(&in->filled, NULL);
+	pthread_cond_init(&in->emptied, NULL);
+	pthread_attr_init(&attr);
+	cpu_elsewhere(&attr);
+	rc = pthread_create(&in->thread, &attr, read_ahead, in);
+	pthread_attr_destroy(&attr);
+	if (rc) {
+		pthread_cond_destroy(&in->emptied);
+		pthread_cond_destroy(&in->filled);
+		pthread_mutex_destroy(&in->lock);
+		ring_free(in->mem);
+		in->mem = NULL;
+		return -1;
+	}
+	in->threaded = 1;
+	return 0;
+}
+
+/* The first chunk, read here. */
+static const struct input_chunk *take_first(struct trace_input *in)
+{
+	fill_chunk(in, &in->first, INPUT_FIRST_CHUNK);
+	in->first_taken = 1;
+	return &in->first;
+}
+
+/* Read on here, into the first buffer, the carry in front. */
+static const struct input_chunk *read_here(struct trace_input *in,
+					   const unsigned char *carry, size_t carry_len)
+{
+	struct input_chunk *c = &in->first;
+
+	memmove(c->data - carry_len, carry, carry_len);	/* it may lie in c */
+	fill_chunk(in, c, INPUT_FIRST_CHUNK);
+	return c;
+}
+
+/*
+ * Hand the stream to the thread once its ring is in: until then (a huge
+ * page to clear, from some hundred microseconds to some milliseconds on a
+ * virtual machine) the caller reads on itself rather than wait.  Whether
+ * it was handed over.
+ */
+static int hand_over(struct trace_input *in)
+{
+	if (!load(&in->ring_ready))
+		return 0;
+	store(&in->may_read, 1);
+	wake(in, &in->emptied);
+	return 1;
+}
+
+const struct input_chunk *input_next(struct trace_input *in, const unsigned char *carry,
+				     size_t carry_len)
+{
+	struct input_chunk *c;
+
+	if (!in->first_taken)
+		return take_first(in);	/* nothing held, nothing to carry */
+	if (!in->threaded && (in->no_thread || start_thread(in))) {
+		in->no_thread = 1;
+		return read_here(in, carry, carry_len);
+	}
+	if (!load(&in->may_read) && !hand_over(in))
+		return read_here(in, carry, carry_len);
+
+	wait_until(in, &in->filled, chunk_filled);
+	c = &in->ring[in->taken % NR_CHUNKS];
+	/* The carry lies in the chunk still held: copy before giving it back. */
+	if (carry_len)
+		memcpy(c->data - carry_len, carry, carry_len);
+	in->taken++;
+	store(&in->released, in->taken - 1);
+	if (NR_CHUNKS - (load(&in->produced) - (in->taken - 1)) >= WAKE_FREE)
+		wake(in, &in->emptied);
+	return c;
+}
+
+void input_close(struct trace_input *in)
+{
+	if (!in)
+		return;
+	if (in->threaded) {
+		store(&in->stop, 1);
+		wake(in, &in->emptied);
+		pthread_join(in->thread, NULL);	/* it ends after at most one chunk */
+		pthread_cond_destroy(&in->emptied);
+		pthread_cond_destroy(&in->filled);
+		pthread_mutex_destroy(&in->lock);
+		ring_free(in->mem);
+	}
+	gzclose_r(in->gz);
+	free(in->first_mem);
+	free(in);
+}

@@ -1,0 +1,223 @@
+/*
+ * internal.h - what the trace reader, writer and the two encodings
+ * share.  Not an API: only src/trace/*.c include it.
+ */
+#ifndef ANONSIM_TRACE_INTERNAL_H
+#define ANONSIM_TRACE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+#include "trace/trace.h"
+
+/* Limits, stated in traces/FORMAT.md. */
+#define TRACE_LINE_MAX		4096		/* text line, newline included */
+#define TRACE_BIN_HEADER_MAX	65536		/* binary header block */
+#define TRACE_SIZE_MAX		(1ULL << 40)	/* memory and device sizes */
+#define TRACE_PAGE_SIZE_MIN	512
+#define TRACE_PAGE_SIZE_MAX	(1U << 20)
+#define TRACE_READAHEAD_MAX	(1ULL << 30)	/* KiB */
+
+/* Binary layout: magic, version (u32 LE), header length (u32 LE), header. */
+#define TRACE_MAGIC_LEN		8
+extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
+#define TRACE_BIN_WIDE		0x80		/* kind byte: time delta is u64 */
+#define TRACE_BIN_REC_MAX	(1 + 8 + 8 + 1 + TRACE_NAME_MAX)
+
+/*
+ * Input chunks (trace_input.c): large enough that gzread fills them
+ * without an extra copy.  The room before the data holds the unread tail
+ * of the chunk before, up to the largest piece a decoder asks for in one
+ * piece (the binary header block); the slack after it leaves room for the
+ * NUL that ends a last text line and for the binary decoder's loads past
+ * the last record.
+ */
+#define INPUT_CHUNK		(256 * 1024)
+#define INPUT_FIRST_CHUNK	(64 * 1024)	/* read by the caller */
+#define INPUT_HEAD		(TRACE_BIN_HEADER_MAX + 64)
+#define TRACE_BUF_SLACK		64
+
+/* ---- input (trace_input.c) ---- */
+struct input_chunk {
+	unsigned char *data;	/* INPUT_HEAD bytes of room before it */
+	size_t len;
+	int end;		/* the data ends after this chunk, cleanly or not */
+	int errnum;		/* zlib's error after the good bytes, or Z_OK */
+	int sys_errno;		/* errno, for Z_ERRNO */
+	char why[256];		/* zlib's message */
+};
+
+struct trace_input;
+
+/*
+ * Read @gz, which input_close closes; NULL if out of memory.  @early:
+ * the data is likely to outgrow the first chunk, so start the thread now.
+ */
+struct trace_input *input_open(gzFile gz, int early);
+/*
+ * The next chunk, waiting for it, with the @carry_len bytes at @carry
+ * (the unread tail of the chunk before) put just before its data; the
+ * chunk before is given back.  Not called again after an end chunk.
+ * Without a thread (none to be had) the caller reads on, more slowly.
+ */
+const struct input_chunk *input_next(struct trace_input *in, const unsigned char *carry,
+				     size_t carry_len);
+void input_close(struct trace_input *in);
+
+/* ---- header (trace_header.c) ---- */
+struct header_parser {
+	struct trace_header *h;
+	unsigned lines;		/* header lines seen (comments included) */
+	int seen_version, seen_page_size, seen_memory, seen_readahead;
+	int seen_recorder;
+};
+
+void header_parser_init(struct header_parser *p, struct trace_header *h);
+/*
+ * One header line, comment and newline removed, NUL-terminated; the parser
+ * may modify it.  1: it was "events" (the header ends), 0: go on, -1: bad
+ * with the reason in @why.
+ */
+int header_parse_line(struct header_parser *p, char *line, char *why, size_t len);
+/* After "events": the required fields and the rules that span lines. */
+int header_parser_finish(struct header_parser *p, char *why, size_t len);
+
+/* ---- events (trace_validate.c) ---- */
+/* The header's limits in the form the per-event checks want them. */
+struct trace_rules {
+	const struct trace_header *h;
+	uint64_t mem_pages;
+	uint64_t page_mask;
+	unsigned page_shift;
+	/* By device byte, 0 past nr_devices; [256], 0, for kinds with no device. */
+	uint64_t dev_size[257];
+};
+
+void trace_rules_init(struct trace_rules *rules, const struct trace_header *h);
+
+/*
+ * Every event rule is made of spans: @n units from @x end at or below
+ * @lim, @n is not 0, and @x and @n are multiples of @align + 1.  Tests are
+ * joined with & rather than &&, so that the binary decoder can evaluate
+ * a span for any kind without branching on the kind.
+ */
+static inline int trace_span_fits(uint64_t x, uint64_t n, uint64_t lim)
+{
+	return (x <= lim) & (n - 1 < lim - x);
+}
+
+static inline int trace_span_ok(uint64_t x, uint64_t n, uint64_t lim, uint64_t align)
+{
+	return trace_span_fits(x, n, lim) & !((x | n) & align);
+}
+
+/*
+ * The event rules, one test per kind: these define what is valid.  The
+ * text decoder calls them on its hot path, the binary decoder checks the
+ * same spans with parameters per kind (trace_binary.c), and
+ * trace_validate_event says which part of a rule failed.
+ */
+static inline int trace_pages_ok(const struct trace_rules *r, uint64_t page, uint64_t n)
+{
+	return trace_span_ok(page, n, r->mem_pages, 0);
+}
+
+static inline int trace_io_ok(const struct trace_rules *r, const struct trace_event *ev)
+{
+	return trace_span_ok(ev->offset, ev->length, r->dev_size[ev->dev & 255], 511) &
+	       (ev->dev < 256) &
+	       trace_pages_ok(r, ev->page, (ev->length + r->page_mask) >> r->page_shift);
+}
+
+/* No wrap past 2^64 - 1 in the address space or in the file. */
+static inline int trace_map_ok(const struct trace_rules *r, const struct trace_event *ev)
+{
+	return trace_span_ok(ev->addr, ev->length, UINT64_MAX, r->page_mask) &
+	       trace_span_ok(ev->offset, ev->length, UINT64_MAX, r->page_mask);
+}
+/* 0 if @ev may follow an event at @prev_time, else -1 and the reason. */
+int trace_validate_event(const struct trace_rules *rules, uint64_t prev_time,
+			 const struct trace_event *ev, char *why, size_t len);
+/* Does @name lie in the phase/footprint alphabet (one printable word)? */
+int trace_name_ok(const char *name, size_t len);
+int trace_device_index(const struct trace_header *h, const char *name);
+
+/* ---- the reader (trace_reader.c) and the two decoders ---- */
+enum reader_place { AT_FILE, AT_BYTE, AT_LINE, AT_HEADER_LINE, AT_RECORD };
+
+/*
+ * What the binary decoder needs to know of a kind byte (trace_binary.c):
+ * where the kind keeps its fields, which event fields they fill, and the
+ * parameters of the two spans its rule checks.  Indexed by the kind byte,
+ * beside the record sizes (rec_size), where 0 marks the bytes the fast
+ * path leaves to the careful one: named kinds, bad kinds.
+ */
+struct rec_shape {
+	unsigned char at;		/* offset of the first u64, a */
+	unsigned char kind;
+	unsigned char slot[3];		/* event fields of a, b, c: offsetof */
+	unsigned char dev_mask;		/* 0xff for read and write */
+	unsigned short dev_base;	/* 256 (no device) for the other kinds */
+	uint64_t dt_mask;		/* u32 or u64 time delta */
+	uint64_t third;			/* ~0 if the kind has a third u64, c */
+	uint64_t lim1;			/* first span (a, b): lim1 | device size */
+	uint64_t add2, lim2;		/* second span: (c, (b + add2) >> shift2) */
+	uint32_t align1, align2;
+	unsigned shift2;
+};
+
+#define TRACE_BATCH 64			/* events decoded per refill of the batch */
+
+struct trace_reader {
+	struct trace_batch out;	/* first: trace_next reads it; in batch[] */
+	struct trace_input *in;
+	char *path;
+	int binary;
+	int failed;
+	int eof;		/* the data ended cleanly: no more chunks */
+	const struct input_chunk *broken;	/* the data broke after this chunk */
+	struct trace_header h;
+	struct trace_rules rules;
+	unsigned char *buf;	/* in the current chunk, its carry first */
+	size_t pos, end;	/* unread bytes are buf[pos..end) */
+	uint64_t base;		/* stream offset of buf[0] */
+	enum reader_place place;
+	uint64_t line;		/* text line, binary header line */
+	uint64_t record;	/* binary: index of the record being read */
+	uint64_t place_off;	/* binary: stream offset of that record/line */
+	uint64_t prev_time;
+	struct trace_event batch[TRACE_BATCH];
+	/* binary: by kind byte; the sizes apart, as the next record's place
+	 * waits on them */
+	unsigned char rec_size[256];
+	struct rec_shape shapes[256];
+	/* binary: batches still to decode by shape, before runs are tried again */
+	unsigned by_shape;
+	char err[1024];
+};
+
+/*
+ * Make at least @want bytes available at buf[pos] unless the data ends
+ * first.  Returns the number available (may be < @want at the end), or -1
+ * after reporting a gzip or I/O error.
+ */
+long reader_fill(struct trace_reader *r, size_t want);
+void reader_fail(struct trace_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Decoders: fill r->batch with events, r->out.end after the last, and
+ * return 1; 0 at the clean end; -1 after reporting bad data. */
+int text_read_header(struct trace_reader *r);
+int text_fill(struct trace_reader *r);
+int binary_read_header(struct trace_reader *r);
+int binary_fill(struct trace_reader *r);
+/* The binary decoder's per-kind table, from the header's rules. */
+void binary_shapes_init(struct trace_reader *r);
+
+/* ---- encoders (trace_text.c, trace_binary.c) ---- */
+/* Binary encoding of @ev after an event at @prev_time; returns bytes used. */
+size_t binary_format_event(const struct trace_event *ev, uint64_t prev_time,
+			   unsigned char *buf);
+
+#endif

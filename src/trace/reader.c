@@ -1,0 +1,232 @@
+/*
+ * reader.c - open a trace (text or binary, plain or gzip: zlib reads
+ * both transparently), tell the encodings apart by the first byte, and
+ * hand out events from the decoder of that encoding.  Bytes come through
+ * one large buffer, so decoding makes no system call per event.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace/internal.h"
+
+/*
+ * zlib's buffer: zlib reads straight into ours when asked for twice its
+ * size.  Plain data only passes through it while zlib looks at the first
+ * bytes, and a small one is fewer fresh pages to fault in at the start.
+ */
+#define GZ_BUFFER	(64 * 1024)
+#define PLAIN_BUFFER	(8 * 1024)
+
+void reader_fail(struct trace_reader *r, const char *fmt, ...)
+{
+	char what[768], *c;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	for (c = what; *c; c++)	/* quoted bad data must not upset a terminal */
+		if ((unsigned char)*c < ' ' || (unsigned char)*c > '~')
+			*c = '?';
+	switch (r->place) {
+	case AT_FILE:
+		snprintf(r->err, sizeof(r->err), "%s: %s", r->path, what);
+		break;
+	case AT_BYTE:
+		snprintf(r->err, sizeof(r->err), "%s: byte %llu: %s", r->path,
+			 (unsigned long long)r->place_off, what);
+		break;
+	case AT_LINE:
+		snprintf(r->err, sizeof(r->err), "%s:%llu: %s", r->path,
+			 (unsigned long long)r->line, what);
+		break;
+	case AT_HEADER_LINE:
+		snprintf(r->err, sizeof(r->err), "%s: header line %llu (byte %llu): %s",
+			 r->path, (unsigned long long)r->line,
+			 (unsigned long long)r->place_off, what);
+		break;
+	case AT_RECORD:
+		snprintf(r->err, sizeof(r->err), "%s: record %llu (byte %llu): %s",
+			 r->path, (unsigned long long)r->record,
+			 (unsigned long long)r->place_off, what);
+		break;
+	}
+	r->failed = 1;
+}
+
+/* Report why the data broke after the good bytes of chunk @c. */
+static void report_broken(struct trace_reader *r, const struct input_chunk *c)
+{
+	if (r->binary) {	/* the place: where the good data ends */
+		r->place = AT_BYTE;
+		r->place_off = r->base + r->end;
+	}
+	if (c->errnum == Z_BUF_ERROR)	/* zlib's word for a cut-off stream */
+		reader_fail(r, "truncated gzip stream (%s)", c->why);
+	else if (c->errnum == Z_ERRNO)
+		reader_fail(r, "read error: %s", strerror(c->sys_errno));
+	else
+		reader_fail(r, "corrupt gzip stream (%s)", c->why);
+}
+
+long reader_fill(struct trace_reader *r, size_t want)
+{
+	size_t have = r->end - r->pos;
+
+	while (have < want && !r->eof && !r->broken) {
+		const struct input_chunk *c = input_next(r->in, r->buf + r->pos, have);
+
+		r->base += r->pos;
+		r->buf = c->data - have;
+		r->pos = 0;
+		r->end = have + c->len;
+		have = r->end;
+		if (c->end && c->errnum == Z_OK)
+			r->eof = 1;
+		else if (c->end)
+			r->broken = c;
+	}
+	if (have < want && r->broken) {
+		report_broken(r, r->broken);
+		return -1;
+	}
+	return (long)have;
+}
+
+/* Is the data at @fd gzip-compressed?  Peeked without moving the offset. */
+static int looks_gzip(int fd)
+{
+	unsigned char magic[2];
+
+	return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+static struct trace_reader *reader_start(int fd, const char *name,
+					 char *err, size_t errlen)
+{
+	struct trace_reader *r = calloc(1, sizeof(*r));
+	int gzip = looks_gzip(fd);
+	gzFile gz = gzdopen(fd, "rb");
+	struct stat st;
+	int big;
+	unsigned char c;
+	long n;
+	int rc;
+
+	if (!gz) {
+		snprintf(err, errlen, "%s: cannot read", name);
+		close(fd);
+		free(r);
+		return NULL;
+	}
+	/* More than the first chunk, compressed about four to one. */
+	big = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	      st.st_size > (off_t)(gzip ? INPUT_FIRST_CHUNK / 4 : INPUT_FIRST_CHUNK);
+	if (r) {
+		r->path = strdup(name);
+		gzbuffer(gz, gzip ? GZ_BUFFER : PLAIN_BUFFER);
+		r->in = input_open(gz, big);
+	}
+	if (!r || !r->path || !r->in) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		if (!r || !r->in)
+			gzclose(gz);
+		trace_close(r);
+		return NULL;
+	}
+	r->place = AT_FILE;
+	n = reader_fill(r, 1);
+	if (n == 0)
+		reader_fail(r, "empty file");
+	if (n <= 0) {
+		snprintf(err, errlen, "%s", r->err);
+		trace_close(r);
+		return NULL;
+	}
+	/* Text starts with a printable byte; binary with a magic that is not. */
+	c = r->buf[r->pos];
+	r->binary = !(c == '\t' || c == '\n' || c == '\r' || (c >= ' ' && c < 0x7f));
+	rc = r->binary ? binary_read_header(r) : text_read_header(r);
+	if (rc) {
+		snprintf(err, errlen, "%s", r->err);
+		trace_close(r);
+		return NULL;
+	}
+	trace_rules_init(&r->rules, &r->h);
+	if (r->binary)
+		binary_shapes_init(r);
+	return r;
+}
+
+struct trace_reader *trace_open(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	return reader_start(fd, path, err, errlen);
+}
+
+struct trace_reader *trace_open_fd(int fd, const char *name, char *err, size_t errlen)
+{
+	return reader_start(fd, name, err, errlen);
+}
+
+const struct trace_header *trace_header(const struct trace_reader *r)
+{
+	return &r->h;
+}
+
+int trace_is_binary(const struct trace_reader *r)
+{
+	return r->binary;
+}
+
+int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
+{
+	int rc;
+
+	if (r->failed)
+		return -1;
+	r->out.next = r->out.end = r->batch;
+	rc = r->binary ? binary_fill(r) : text_fill(r);
+	if (rc <= 0)
+		return rc;
+	*ev = r->out.next++;
+	return 1;
+}
+
+int trace_next_run(struct trace_reader *r, const struct trace_event **ev, size_t *n)
+{
+	int rc = trace_next(r, ev);
+
+	if (rc <= 0)
+		return rc;
+	*n = (size_t)(r->out.end - *ev);
+	r->out.next = r->out.end;
+	return 1;
+}
+
+const char *trace_error(const struct trace_reader *r)
+{
+	return r->err;
+}
+
+void trace_close(struct trace_reader *r)
+{
+	if (!r)
+		return;
+	input_close(r->in);
+	free(r->path);
+	free(r);
+}

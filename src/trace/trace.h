@@ -1,0 +1,154 @@
+/*
+ * trace.h - the trace model (see traces/FORMAT.md) and its reader and writer.
+ *
+ * One reader serves both encodings, plain or gzip-compressed; it decodes
+ * into events it owns, with no per-event allocation.
+ *
+ * src/trace/ is the part of anonsim that knows traces: this model, the
+ * reader (reader.c, input.c), the writer, the validator, the text and
+ * binary encodings, and the generator of synthetic traces (gen.h).  It may
+ * use src/util and src/kernel, and knows nothing of the host model, the
+ * strategies or the command line.
+ */
+#ifndef ANONSIM_TRACE_H
+#define ANONSIM_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define TRACE_VERSION 1
+#define TRACE_MAX_DEVICES 16
+#define TRACE_NAME_MAX 64	/* device names, phase names, footprint "what" */
+
+enum trace_kind {
+	EV_READ,
+	EV_WRITE,
+	EV_TOUCH,
+	EV_FREE,
+	EV_MMAP,
+	EV_MUNMAP,
+	EV_MAPDUP,
+	EV_PHASE,
+	EV_FOOTPRINT,
+	EV_NR_KINDS
+};
+
+extern const char *const trace_kind_names[EV_NR_KINDS];
+
+struct trace_device {
+	char name[TRACE_NAME_MAX];
+	uint64_t size;			/* bytes */
+	char backing[256];		/* backing identity: equal => shared page cache */
+	char cow[256];			/* backing identity under a COW layer, "" if none */
+};
+
+struct trace_header {
+	unsigned version;
+	uint32_t page_size;
+	uint64_t memory;		/* bytes of UML physical memory */
+	unsigned nr_devices;
+	struct trace_device devices[TRACE_MAX_DEVICES];
+	int64_t readahead_kb;		/* -1: not recorded */
+	char recorder[1024];		/* "" if absent */
+	char notes[4096];		/* note lines joined by '\n' */
+};
+
+struct trace_event {
+	uint64_t time_us;
+	enum trace_kind kind;
+	uint32_t dev;			/* read/write: device index */
+	uint64_t page;			/* read/write/touch/free: first physical page */
+	uint64_t count;			/* touch/free: pages; footprint: pages */
+	uint64_t offset;		/* read/write: device bytes; mmap/mapdup: file bytes */
+	uint64_t length;		/* read/write/mmap/munmap/mapdup: bytes */
+	uint64_t addr;			/* mmap/munmap/mapdup: host address */
+	char name[TRACE_NAME_MAX];	/* phase name; footprint "tmpfs" or "cache:DEV" */
+};
+
+struct trace_reader;
+
+/*
+ * Open @path (text or binary, plain or gzip) and read its header.  On error
+ * returns NULL and writes a message naming the file and place into @err.
+ */
+struct trace_reader *trace_open(const char *path, char *err, size_t errlen);
+
+const struct trace_header *trace_header(const struct trace_reader *r);
+
+/*
+ * The decoded events a reader holds: every reader starts with one, so
+ * that trace_next can hand out events without a call (as getc does).
+ */
+struct trace_batch {
+	const struct trace_event *next, *end;	/* not yet handed out */
+};
+
+/* Decode the next batch: trace_next's slow path. */
+int trace_next_batch(struct trace_reader *r, const struct trace_event **ev);
+
+/*
+ * Next event: 1 and *ev pointing at it, 0 at a clean end, -1 on bad data
+ * with the message (file, line or record index and byte offset, what is
+ * wrong) in trace_error().  The event lives in the reader and stays valid
+ * until the next call on @r: events are decoded in batches, not copied.
+ */
+static inline int trace_next(struct trace_reader *r, const struct trace_event **ev)
+{
+	struct trace_batch *b = (struct trace_batch *)(void *)r;
+
+	if (b->next == b->end)
+		return trace_next_batch(r, ev);
+	*ev = b->next++;
+	return 1;
+}
+
+/*
+ * All the decoded events not yet handed out, *n >= 1 of them from *ev:
+ * for readers that take events in bulk (the next call decodes more).
+ * Returns as trace_next does.
+ */
+int trace_next_run(struct trace_reader *r, const struct trace_event **ev, size_t *n);
+const char *trace_error(const struct trace_reader *r);
+
+void trace_close(struct trace_reader *r);
+
+/* As trace_open, from an open descriptor (which it takes over); @name is
+ * the name messages give the data. */
+struct trace_reader *trace_open_fd(int fd, const char *name,
+				   char *err, size_t errlen);
+
+/* 1 if the data is in the binary encoding, 0 if text. */
+int trace_is_binary(const struct trace_reader *r);
+
+/*
+ * The text encoding of a header (lines up to "events") and of one event
+ * (one line with its newline), as snprintf: the length it needs.  A buffer
+ * of TRACE_HEADER_TEXT_MAX / TRACE_EVENT_TEXT_MAX bytes always suffices.
+ */
+#define TRACE_HEADER_TEXT_MAX 65536
+#define TRACE_EVENT_TEXT_MAX 256
+size_t trace_format_header(const struct trace_header *h, char *buf, size_t len);
+size_t trace_format_event(const struct trace_header *h,
+			  const struct trace_event *ev, char *buf, size_t len);
+
+struct trace_writer;
+
+/*
+ * The encoding a file name asks for: 0 with *binary and *gz set, or -1 if
+ * the name ends in none of .trace, .atr, .trace.gz, .atr.gz.
+ */
+int trace_path_encoding(const char *path, int *binary, int *gz);
+
+/*
+ * Create @path: text or binary by its name (.trace / .atr), gzip when it
+ * ends in .gz.  Writes go to a temporary file beside it; trace_writer_commit
+ * renames it into place, trace_writer_abort removes it.
+ */
+struct trace_writer *trace_writer_open(const char *path,
+				       const struct trace_header *h,
+				       char *err, size_t errlen);
+int trace_write(struct trace_writer *w, const struct trace_event *ev);
+int trace_writer_commit(struct trace_writer *w, char *err, size_t errlen);
+void trace_writer_abort(struct trace_writer *w);
+
+#endif /* ANONSIM_TRACE_H */

@@ -1,0 +1,42 @@
+/*
+ * util.h - what every command shares: exit statuses, messages, number parsing.
+ *
+ * src/util/ holds the small helpers every part above the kernel code uses:
+ * these, and the key=value files of profiles and configs (keyval.h).  It
+ * uses libc alone and no other part of anonsim.
+ */
+#ifndef ANONSIM_UTIL_H
+#define ANONSIM_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Documented exit statuses (see anonsim(1)). */
+enum {
+	EXIT_OK = 0,
+	EXIT_USAGE = 1,		/* wrong option, missing argument, impossible parameter */
+	EXIT_DATA = 2,		/* bad input data: corrupt trace, unreadable file */
+	EXIT_INTERNAL = 3,	/* an invariant of the simulator itself broke */
+	EXIT_TARGET = 4,	/* a figure missed its target (reproduce, fidelity) */
+};
+
+/* Print "anonsim: MESSAGE" on stderr. */
+void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Parse a size: a number with an optional K, M, G or T suffix (powers of
+ * 1024), e.g. "512M".  Returns 0 and sets *out, or -1 on bad syntax/overflow.
+ */
+int parse_size(const char *s, uint64_t *out);
+
+/* Parse a non-negative decimal integer up to @max; -1 if not one. */
+int parse_uint(const char *s, uint64_t max, uint64_t *out);
+
+/* Format a message into @buf (snprintf-style) and return -1, for error paths. */
+int set_error(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Online CPUs, at least 1: the default number of parallel jobs. */
+unsigned online_cpus(void);
+
+#endif
