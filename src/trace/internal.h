@@ -1,6 +1,6 @@
 /*
  * internal.h - what the trace reader, writer and the two encodings
- * share.  Not an API: only src/trace/*.c include it.
+ * share.  Not an API: only the files of src/trace include it.
  */
 #ifndef ANONSIM_TRACE_INTERNAL_H
 #define ANONSIM_TRACE_INTERNAL_H
