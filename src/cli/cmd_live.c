@@ -1,0 +1,161 @@
+/*
+ * cmd_live.c - "anonsim live": run traces on the running kernel, real beside
+ * the model (Linux only: built when configure finds memfd and fallocate).
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "live/live.h"
+#include "util/util.h"
+
+#define LIVE_MAX_RUNS 8
+
+static void live_usage(FILE *f)
+{
+	const struct live_strategy *const *s;
+
+	fputs("Usage: anonsim live [OPTIONS] TRACE...\n"
+	      "\n"
+	      "Execute each TRACE on this machine's kernel as UML would under a\n"
+	      "strategy: physical memory is a memfd, each disk a sparse file of the\n"
+	      "traced size in a scratch directory (removed afterwards, also on\n"
+	      "SIGINT, SIGTERM and SIGHUP).  Before each phase and at the end, print\n"
+	      "the tmpfs pages of the memory file and the page cache of the disk\n"
+	      "files, measured with mincore, beside the model's prediction for the\n"
+	      "same trace at the readahead window of the scratch directory's device.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -s, --strategy LIST   strategies, comma-separated, or \"all\" (default:\n"
+	      "                        all that run live)\n"
+	      "  -d, --dir DIR         where to make the scratch directory; not a tmpfs\n"
+	      "                        (default: $TMPDIR, else /var/tmp)\n"
+	      "      --cache-tolerance PCT  allowed page-cache difference (default: 2);\n"
+	      "                        tmpfs pages must be equal\n"
+	      "      --csv             CSV rows instead of the table\n"
+	      "  -h, --help            this help\n"
+	      "\n"
+	      "Strategies:\n", f);
+	for (s = live_strategies; *s; s++)
+		fprintf(f, "  %-10s %s\n", (*s)->name,
+			(*s)->unavailable ? (*s)->unavailable : "runs live");
+	fputs("\nExit status: 0 ok, 1 usage error, 2 bad trace or a system call that\n"
+	      "failed (the message names it), 4 a difference beyond its tolerance.\n", f);
+}
+
+/* Parse "-s LIST" into @runs; the number taken, or -1 after a message. */
+static int parse_strategies(const char *list, const struct live_strategy **runs)
+{
+	const struct live_strategy *const *s;
+	char buf[256], *tok, *save;
+	int n = 0;
+
+	if (!strcmp(list, "all")) {
+		for (s = live_strategies; *s; s++)
+			if (!(*s)->unavailable)
+				runs[n++] = *s;
+		return n;
+	}
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct live_strategy *ls = live_strategy_find(tok);
+
+		if (!ls) {
+			msg("live: --strategy '%s': expected strategies named in --help, or all", tok);
+			return -1;
+		}
+		if (ls->unavailable) {
+			msg("live: --strategy '%s' cannot run live: it %s", tok, ls->unavailable);
+			return -1;
+		}
+		if (n == LIVE_MAX_RUNS) {
+			msg("live: --strategy: at most %d strategies", LIVE_MAX_RUNS);
+			return -1;
+		}
+		runs[n++] = ls;
+	}
+	if (!n)
+		msg("live: --strategy '%s': no strategy named", list);
+	return n ? n : -1;
+}
+
+int cmd_live(int argc, char **argv)
+{
+	enum { O_TOL = 256, O_CSV };
+	static const struct option opts[] = {
+		{ "strategy", required_argument, NULL, 's' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "cache-tolerance", required_argument, NULL, O_TOL },
+		{ "csv", no_argument, NULL, O_CSV },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct live_strategy *runs[LIVE_MAX_RUNS];
+	struct live_opts o = { .cache_tolerance = 2.0, .header = true };
+	const char *tmpdir = getenv("TMPDIR");
+	bool missed = false;
+	int nruns = -2, opt, i, k;
+
+	o.dir = tmpdir && *tmpdir ? tmpdir : "/var/tmp";
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "s:d:h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (opt) {
+		case 's':
+			nruns = parse_strategies(optarg, runs);
+			if (nruns < 0)
+				return EXIT_USAGE;
+			break;
+		case 'd':
+			o.dir = optarg;
+			break;
+		case O_TOL:
+			o.cache_tolerance = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.cache_tolerance >= 0) ||
+			    isinf(o.cache_tolerance)) {
+				msg("live: --cache-tolerance '%s': expected a percentage", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_CSV:
+			o.csv = true;
+			break;
+		case 'h':
+			live_usage(stdout);
+			return EXIT_OK;
+		default:
+			msg("live: see anonsim live --help");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		msg("live: no trace given (see anonsim live --help)");
+		return EXIT_USAGE;
+	}
+	if (nruns == -2)
+		nruns = parse_strategies("all", runs);
+	for (i = optind; i < argc; i++)
+		for (k = 0; k < nruns; k++) {
+			char err[1024];
+			bool beyond;
+			int rc = live_run(argv[i], runs[k], &o, stdout, &beyond, err, sizeof(err));
+
+			if (rc) {
+				msg("live: %s", err);
+				return rc;
+			}
+			o.header = false;
+			missed |= beyond;
+		}
+	if (fflush(stdout) || ferror(stdout)) {
+		msg("live: writing the results failed");
+		return EXIT_DATA;
+	}
+	return missed ? EXIT_TARGET : EXIT_OK;
+}

@@ -1,0 +1,39 @@
+/*
+ * live.h - execute a trace on the running kernel and hold the model to it.
+ *
+ * src/live/ is the part of anonsim that runs traces for real (Linux only,
+ * detected by configure): a process per instance whose physical memory is
+ * a memfd and whose disks are real files (guest.h), the files it makes and
+ * removes (scratch.h), what the kernel is asked about them (measure.h), and
+ * this driver, which replays the same trace through the model beside it and
+ * compares the two at every phase and at the end.  It may use the
+ * strategy, model, trace and util parts.
+ */
+#ifndef ANONSIM_LIVE_H
+#define ANONSIM_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "live/guest.h"
+
+struct live_opts {
+	const char *dir;		/* where the scratch directory is made */
+	double cache_tolerance;		/* percent: page cache, real against model */
+	bool csv;			/* CSV rows instead of the table */
+	bool header;			/* CSV: print the header row */
+};
+
+/*
+ * Run trace @path live under @s and print real beside model to @out.
+ * Sets *@beyond when tmpfs pages differ or the page cache differs by more
+ * than the tolerance at some point.  Returns 0, or an exit status with a
+ * message in @err.
+ */
+int live_run(const char *path, const struct live_strategy *s,
+	     const struct live_opts *o, FILE *out, bool *beyond,
+	     char *err, size_t errlen);
+
+#endif
