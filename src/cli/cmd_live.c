@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/host_options.h"
 #include "live/live.h"
 #include "util/util.h"
 
@@ -35,8 +36,19 @@ static void live_usage(FILE *f)
 	      "                        all that run live)\n"
 	      "  -d, --dir DIR         where to make the scratch directory; not a tmpfs\n"
 	      "                        (default: $TMPDIR, else /var/tmp)\n"
+	      "  -n, --instances N     run N instances of each trace (default: 1), one\n"
+	      "                        after another or --stagger SECS apart, as\n"
+	      "                        \"anonsim replay\" does\n"
+	      "      --stagger SECS    start instances SECS of trace time apart\n"
+	      "  -m, --host-mem SIZE   run the instances in a memory cgroup of SIZE\n"
+	      "                        (needs root and cgroup v1), with a swap file\n"
+	      "      --swap SIZE       of SIZE (default: 1G; 0: none), made in the\n"
+	      "                        scratch directory and removed afterwards; the\n"
+	      "                        model runs with the same host memory and swap\n"
+	      "      --policy P        the model's reclaim: modern or 2.4 (default: modern)\n"
+	      "      --overhead SIZE   the model's fixed memory per instance (default: 0)\n"
 	      "      --cache-tolerance PCT  allowed page-cache difference (default: 2);\n"
-	      "                        tmpfs pages must be equal\n"
+	      "                        tmpfs pages must be equal (without -m)\n"
 	      "      --csv             CSV rows instead of the table\n"
 	      "  -h, --help            this help\n"
 	      "\n"
@@ -44,7 +56,9 @@ static void live_usage(FILE *f)
 	for (s = live_strategies; *s; s++)
 		fprintf(f, "  %-10s %s\n", (*s)->name,
 			(*s)->unavailable ? (*s)->unavailable : "runs live");
-	fputs("\nExit status: 0 ok, 1 usage error, 2 bad trace or a system call that\n"
+	fputs("\nUnder -m the figures are reported, not judged: the kernel's reclaim is\n"
+	      "what is being measured.\n"
+	      "\nExit status: 0 ok, 1 usage error, 2 bad trace or a system call that\n"
 	      "failed (the message names it), 4 a difference beyond its tolerance.\n", f);
 }
 
@@ -86,9 +100,15 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 
 int cmd_live(int argc, char **argv)
 {
-	enum { O_TOL = 256, O_CSV };
+	enum { O_TOL = HOST_O_END, O_CSV };
 	static const struct option opts[] = {
 		{ "strategy", required_argument, NULL, 's' },
+		{ "instances", required_argument, NULL, 'n' },
+		{ "stagger", required_argument, NULL, HOST_O_STAGGER },
+		{ "host-mem", required_argument, NULL, 'm' },
+		{ "swap", required_argument, NULL, HOST_O_SWAP },
+		{ "policy", required_argument, NULL, HOST_O_POLICY },
+		{ "overhead", required_argument, NULL, HOST_O_OVERHEAD },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "cache-tolerance", required_argument, NULL, O_TOL },
 		{ "csv", no_argument, NULL, O_CSV },
@@ -97,16 +117,36 @@ int cmd_live(int argc, char **argv)
 	};
 	const struct live_strategy *runs[LIVE_MAX_RUNS];
 	struct live_opts o = { .cache_tolerance = 2.0, .header = true };
+	struct host_cli hc;
 	const char *tmpdir = getenv("TMPDIR");
 	bool missed = false;
 	int nruns = -2, opt, i, k;
 
 	o.dir = tmpdir && *tmpdir ? tmpdir : "/var/tmp";
+	host_cli_init(&hc);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:d:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:d:n:m:h", opts, NULL)) != -1) {
 		char *end;
+		uint64_t v;
 
 		switch (opt) {
+		case 'm':
+		case HOST_O_SWAP:
+		case HOST_O_POLICY:
+		case HOST_O_OVERHEAD:
+		case HOST_O_STAGGER: {
+			int rc = host_cli_option(&hc, opt, optarg, "live");
+
+			if (rc)
+				return rc;
+			break;
+		}
+		case 'n':
+			if (parse_uint(optarg, 64, &v) || !v)
+				return bad_option_value("live", "--instances", optarg,
+							"a number from 1 to 64");
+			hc.o.copies = (unsigned)v;
+			break;
 		case 's':
 			nruns = parse_strategies(optarg, runs);
 			if (nruns < 0)
@@ -140,6 +180,11 @@ int cmd_live(int argc, char **argv)
 	}
 	if (nruns == -2)
 		nruns = parse_strategies("all", runs);
+	o.model = hc.o;
+	if (!o.model.copies)
+		o.model.copies = 1;
+	/* one process, no read-ahead threads: instances are forked as they start */
+	setenv("ANONSIM_READAHEAD", "0", 1);
 	for (i = optind; i < argc; i++)
 		for (k = 0; k < nruns; k++) {
 			char err[1024];

@@ -1,318 +1,229 @@
 /*
- * live.c - one live run: the scratch images, the instance process, the
- * model beside it, and the comparison at each phase and at the end.
- *
- * The instance runs in a child process (so that a memory limit can later be
- * put on it alone).  It stops before each phase event and at the end of the
- * trace, and waits while the parent counts pages; the parent, reading the
- * same trace, has by then brought the model to the same event.
+ * live.c - one live run: the model replays the trace (replay_run), and
+ * before it applies each event it has the instance process execute the
+ * events so far (in batches), so that the kernel and the model stand at the
+ * same event whenever they are compared: before each phase event, and at
+ * the end.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "live/cgroup.h"
 #include "live/live.h"
 #include "live/measure.h"
+#include "live/proc.h"
 #include "live/scratch.h"
-#include "model/instance.h"
 #include "strategy/registry.h"
 #include "trace/trace.h"
 #include "util/util.h"
 
 #define PG_SHIFT 12
+#define MAX_INSTANCES 64
+#define MAX_IMAGES (SCRATCH_MAX_FILES - 1)	/* one file is the swap file */
+#define BATCH_MAX 256	/* events between looks at the swap-out counter */
 
-struct files {
-	struct live_image images[2 * TRACE_MAX_DEVICES];
-	char paths[2 * TRACE_MAX_DEVICES][4096];
-	unsigned nr;
-	struct live_device dev[TRACE_MAX_DEVICES];
-	int memfd;
+struct image {
+	struct live_image im;
+	struct resident_view view;
+	char ident[256];	/* backing identity; "" for a COW layer */
 };
 
-/* One comparison: before a phase event, or at the end. */
+struct inst {
+	bool started;
+	int memfd;
+	struct resident_view view;
+	struct live_device dev[TRACE_MAX_DEVICES];
+	struct live_proc proc;
+};
+
+struct run {
+	const char *path;
+	const struct live_strategy *s;
+	const struct live_opts *o;
+	FILE *out;
+	struct trace_header hdr;
+	bool pressure;			/* in a memory cgroup */
+	struct image images[MAX_IMAGES];
+	unsigned nr_images;
+	struct inst inst[MAX_INSTANCES];
+	unsigned batch_k;		/* the events given to no process yet */
+	uint64_t batch_n, last_us;
+	int64_t swap_outs0, swap0;	/* the host's counters before the run */
+	int64_t first_real_us;		/* -1: no swap-out seen yet */
+	bool beyond;
+};
+
+/* One comparison, real beside model. */
 struct point {
-	char name[TRACE_NAME_MAX];
+	char name[TRACE_NAME_MAX + 16];
 	uint64_t time_us;
-	int64_t tmpfs, tmpfs_blocks, cache, swap;
-	uint64_t model_tmpfs, model_cache;
+	int64_t tmpfs, blocks, cache, swap, swap_outs, cgroup;
+	uint64_t m_tmpfs, m_cache, m_swap, m_swap_outs;
+	int64_t first_us, m_first_us;	/* first swap-out so far; -1: none */
 };
 
 /* --- files --------------------------------------------------------------------- */
 
-static struct live_image *new_image(struct files *f, uint64_t size, bool direct,
-				    char *err, size_t errlen)
+static struct image *new_image(struct run *r, const char *ident, uint64_t size,
+			       char *err, size_t errlen)
 {
-	struct live_image *im = &f->images[f->nr];
-	char *path = f->paths[f->nr];
+	struct image *img = &r->images[r->nr_images];
+	char path[PATH_MAX + 64];
 
-	im->fd = scratch_file(size, path, sizeof(f->paths[0]), err, errlen);
-	im->dfd = -1;
-	if (im->fd < 0)
+	if (r->nr_images == MAX_IMAGES) {
+		set_error(err, errlen, "more than %d disk files", MAX_IMAGES);
 		return NULL;
-	f->nr++;
-	im->npages = (size + 4095) >> PG_SHIFT;
-	if (direct) {
-		im->dfd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
-		if (im->dfd < 0) {
+	}
+	memset(img, 0, sizeof(*img));
+	img->im.dfd = -1;
+	img->im.fd = scratch_file(size, path, sizeof(path), err, errlen);
+	if (img->im.fd < 0)
+		return NULL;
+	r->nr_images++;
+	snprintf(img->ident, sizeof(img->ident), "%s", ident);
+	img->im.npages = (size + 4095) >> PG_SHIFT;
+	if (r->s->direct) {
+		img->im.dfd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+		if (img->im.dfd < 0) {
 			set_error(err, errlen, "%s: cannot open O_DIRECT: %s", path, strerror(errno));
 			return NULL;
 		}
 	}
 	/* start with none of it cached */
-	if (fdatasync(im->fd) || posix_fadvise(im->fd, 0, 0, POSIX_FADV_DONTNEED)) {
+	if (fdatasync(img->im.fd) || posix_fadvise(img->im.fd, 0, 0, POSIX_FADV_DONTNEED)) {
 		set_error(err, errlen, "%s: cannot drop its page cache: %s", path, strerror(errno));
 		return NULL;
 	}
-	return im;
+	if (resident_view_open(&img->view, img->im.fd, img->im.npages, err, errlen))
+		return NULL;
+	return img;
 }
 
-/* An image per backing identity (shared by the devices naming it), a COW layer per device. */
-static int make_files(struct files *f, const struct trace_header *h, bool direct,
-		      char *err, size_t errlen)
+static const char *base_ident(const struct trace_device *td)
+{
+	return td->cow[0] ? td->cow : td->backing;
+}
+
+/* The images every instance shares: one per backing identity, as large as its largest device. */
+static int make_images(struct run *r, char *err, size_t errlen)
 {
 	unsigned d, e;
 
-	memset(f, 0, sizeof(*f));
-	f->memfd = -1;
-	for (d = 0; d < h->nr_devices; d++) {
-		const struct trace_device *td = &h->devices[d];
-		const char *base = td->cow[0] ? td->cow : td->backing;
+	for (d = 0; d < r->hdr.nr_devices; d++) {
+		const char *id = base_ident(&r->hdr.devices[d]);
 		uint64_t size = 0;
 
-		for (e = 0; e < d; e++) {
-			const struct trace_device *te = &h->devices[e];
-
-			if (!strcmp(base, te->cow[0] ? te->cow : te->backing))
+		for (e = 0; e < r->nr_images; e++)
+			if (!strcmp(r->images[e].ident, id))
 				break;
-		}
-		if (e < d) {
-			f->dev[d].image = f->dev[e].image;
-		} else {
-			for (e = d; e < h->nr_devices; e++) {
-				const struct trace_device *te = &h->devices[e];
-
-				if (!strcmp(base, te->cow[0] ? te->cow : te->backing) &&
-				    te->size > size)
-					size = te->size;
-			}
-			f->dev[d].image = new_image(f, size, direct, err, errlen);
-			if (!f->dev[d].image)
-				return -1;
-		}
-		if (td->cow[0]) {
-			f->dev[d].cow = new_image(f, td->size, direct, err, errlen);
-			f->dev[d].cow_written = calloc((td->size + 4095) >> PG_SHIFT, 1);
-			if (!f->dev[d].cow)
-				return -1;
-			if (!f->dev[d].cow_written)
-				return set_error(err, errlen, "out of memory");
-		}
+		if (e < r->nr_images)
+			continue;
+		for (e = d; e < r->hdr.nr_devices; e++)
+			if (!strcmp(base_ident(&r->hdr.devices[e]), id) &&
+			    r->hdr.devices[e].size > size)
+				size = r->hdr.devices[e].size;
+		if (!new_image(r, id, size, err, errlen))
+			return -1;
 	}
-	f->memfd = memfd_create("anonsim-live", MFD_CLOEXEC);
-	if (f->memfd < 0)
-		return set_error(err, errlen, "memfd_create: %s", strerror(errno));
-	if (ftruncate(f->memfd, (off_t)h->memory))
-		return set_error(err, errlen, "cannot size the memory file to %llu bytes: %s",
-				 (unsigned long long)h->memory, strerror(errno));
 	return 0;
 }
 
-static void close_files(struct files *f, const struct trace_header *h)
+static struct image *image_of(struct run *r, const char *ident)
 {
 	unsigned i;
 
-	for (i = 0; i < f->nr; i++) {
-		close(f->images[i].fd);
-		if (f->images[i].dfd >= 0)
-			close(f->images[i].dfd);
-	}
-	for (i = 0; h && i < h->nr_devices; i++)
-		free(f->dev[i].cow_written);
-	if (f->memfd >= 0)
-		close(f->memfd);
-	f->nr = 0;
+	for (i = 0; i < r->nr_images; i++)
+		if (!strcmp(r->images[i].ident, ident))
+			return &r->images[i];
+	return NULL;
 }
 
-/* --- the instance process -------------------------------------------------------- */
+/* --- instances ----------------------------------------------------------------- */
 
-static int wait_byte(int fd, char *c)
+static int start_instance(struct run *r, unsigned k, char *err, size_t errlen)
 {
-	ssize_t n;
+	struct inst *in = &r->inst[k];
+	unsigned d;
 
-	do
-		n = read(fd, c, 1);
-	while (n < 0 && errno == EINTR);
-	return n == 1 ? 0 : -1;
-}
+	in->memfd = memfd_create("anonsim-live", MFD_CLOEXEC);
+	if (in->memfd < 0)
+		return set_error(err, errlen, "memfd_create: %s", strerror(errno));
+	in->started = true;
+	if (ftruncate(in->memfd, (off_t)r->hdr.memory))
+		return set_error(err, errlen, "cannot size a memory file to %llu bytes: %s",
+				 (unsigned long long)r->hdr.memory, strerror(errno));
+	for (d = 0; d < r->hdr.nr_devices; d++) {
+		const struct trace_device *td = &r->hdr.devices[d];
+		struct image *cow;
 
-static void send_byte(int fd, char c)
-{
-	ssize_t n;
-
-	do
-		n = write(fd, &c, 1);
-	while (n < 0 && errno == EINTR);
-}
-
-/* Stop: tell the parent (@c: 'p' phase, 'e' end) and wait for its go. */
-static void stop_here(int up, int down, char c)
-{
-	char go;
-
-	send_byte(up, c);
-	if (wait_byte(down, &go))
-		_exit(EXIT_DATA);
-}
-
-static void __attribute__((noreturn))
-instance_main(const char *path, const struct live_strategy *s, struct files *f,
-	      int up, int down)
-{
-	char err[1024];
-	struct trace_reader *r;
-	const struct trace_event *ev;
-	struct live_guest g;
-	uint64_t i = 0;
-	int rc;
-
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	r = trace_open(path, err, sizeof(err));
-	if (!r) {
-		msg("live: %s", err);
-		_exit(EXIT_DATA);
+		in->dev[d].image = &image_of(r, base_ident(td))->im;
+		if (!td->cow[0])
+			continue;
+		cow = new_image(r, "", td->size, err, errlen);
+		if (!cow)
+			return -1;
+		in->dev[d].cow = &cow->im;
+		in->dev[d].cow_written = calloc((td->size + 4095) >> PG_SHIFT, 1);
+		if (!in->dev[d].cow_written)
+			return set_error(err, errlen, "out of memory");
 	}
-	if (live_guest_init(&g, s, trace_header(r), f->memfd, f->dev, err, sizeof(err))) {
-		msg("live: %s: %s", path, err);
-		_exit(EXIT_DATA);
-	}
-	while ((rc = trace_next(r, &ev)) > 0) {
-		if (ev->kind == EV_PHASE)
-			stop_here(up, down, 'p');
-		if (live_guest_event(&g, ev, err, sizeof(err))) {
-			msg("live: %s: event %llu (%s at %llu us): %s", path,
-			    (unsigned long long)i, trace_kind_names[ev->kind],
-			    (unsigned long long)ev->time_us, err);
-			_exit(EXIT_DATA);
-		}
-		i++;
-	}
-	if (rc < 0) {
-		msg("live: %s", trace_error(r));
-		_exit(EXIT_DATA);
-	}
-	stop_here(up, down, 'e');
-	live_guest_destroy(&g);
-	trace_close(r);
-	_exit(EXIT_OK);
-}
-
-/* --- the model beside it ------------------------------------------------------- */
-
-struct model {
-	struct host h;
-	struct instance in;
-	bool started;
-};
-
-static int model_start(struct model *m, const struct live_strategy *s,
-		       const struct trace_header *hdr, int64_t ra_kb,
-		       char *err, size_t errlen)
-{
-	memset(m, 0, sizeof(*m));
-	if (host_init(&m->h, 0, 0, RECLAIM_MODERN))
-		return set_error(err, errlen, "out of memory for the model");
-	m->h.geom = &shmem_geom_x86_64;
-	m->h.ra_pages = (uint64_t)ra_kb / 4;
-	m->h.owners = calloc(1, sizeof(*m->h.owners));
-	m->h.nr_owners = 1;
-	if (!m->h.owners) {
-		host_destroy(&m->h);
-		return set_error(err, errlen, "out of memory for the model");
-	}
-	if (instance_init(&m->in, 0, &m->h, strategy_find(s->name), ANON_FIXED, hdr,
-			  true, false, err, errlen)) {
-		host_destroy(&m->h);
+	if (resident_view_open(&in->view, in->memfd, r->hdr.memory >> PG_SHIFT, err, errlen) ||
+	    live_proc_start(&in->proc, r->path, r->s, in->memfd, in->dev,
+			    r->pressure ? cgroup_add : NULL, err, errlen))
 		return -1;
-	}
-	m->started = true;
+	scratch_watch_child(in->proc.pid);
 	return 0;
 }
 
-static void model_stop(struct model *m)
+/* Hand the events gathered so far to their process and wait for it. */
+static int flush(struct run *r, char *err, size_t errlen)
 {
-	if (!m->started)
-		return;
-	instance_teardown(&m->in);
-	host_destroy(&m->h);
-	m->started = false;
+	if (!r->batch_n)
+		return 0;
+	if (live_proc_run(&r->inst[r->batch_k].proc, r->batch_n, err, errlen))
+		return -1;
+	r->batch_n = 0;
+	if (r->pressure && r->first_real_us < 0 && host_swap_outs() > r->swap_outs0)
+		r->first_real_us = (int64_t)r->last_us;
+	return 0;
 }
 
 /* --- measuring ----------------------------------------------------------------- */
 
-struct views {
-	struct resident_view mem;
-	struct resident_view images[2 * TRACE_MAX_DEVICES];
-	unsigned nr;
-};
-
-static int open_views(struct views *v, const struct files *f, uint64_t npages,
-		      char *err, size_t errlen)
+static int measure(struct run *r, struct point *pt, char *err, size_t errlen)
 {
 	unsigned i;
+	int64_t n, swap;
 
-	memset(v, 0, sizeof(*v));
-	if (resident_view_open(&v->mem, f->memfd, npages, err, errlen))
-		return -1;
-	for (i = 0; i < f->nr; i++, v->nr++)
-		if (resident_view_open(&v->images[i], f->images[i].fd, f->images[i].npages,
-				       err, errlen))
-			return -1;
-	return 0;
-}
-
-static void close_views(struct views *v)
-{
-	unsigned i;
-
-	resident_view_close(&v->mem);
-	for (i = 0; i < v->nr; i++)
-		resident_view_close(&v->images[i]);
-	v->nr = 0;
-}
-
-static int measure(struct point *pt, const struct views *v, const struct files *f,
-		   const struct model *m, char *err, size_t errlen)
-{
-	unsigned i;
-
-	pt->tmpfs = resident_pages(&v->mem);
-	pt->tmpfs_blocks = allocated_pages(f->memfd);
-	pt->cache = 0;
-	for (i = 0; i < v->nr; i++) {
-		int64_t n = resident_pages(&v->images[i]);
-
-		if (n < 0) {
-			pt->cache = -1;
-			break;
-		}
+	pt->tmpfs = pt->blocks = pt->cache = 0;
+	for (i = 0; i < MAX_INSTANCES; i++) {
+		if (!r->inst[i].started)
+			continue;
+		n = resident_pages(&r->inst[i].view);
+		if (n < 0)
+			return set_error(err, errlen, "mincore: %s", strerror(errno));
+		pt->tmpfs += n;
+		pt->blocks += allocated_pages(r->inst[i].memfd);
+	}
+	for (i = 0; i < r->nr_images; i++) {
+		n = resident_pages(&r->images[i].view);
+		if (n < 0)
+			return set_error(err, errlen, "mincore: %s", strerror(errno));
 		pt->cache += n;
 	}
-	if (pt->tmpfs < 0 || pt->tmpfs_blocks < 0 || pt->cache < 0)
-		return set_error(err, errlen, "counting resident pages failed: %s",
-				 strerror(errno));
-	pt->swap = swap_used_pages();
-	pt->model_tmpfs = m->in.resident;
-	pt->model_cache = m->h.pages[CAT_CACHE];
+	swap = r->pressure ? cgroup_swap_pages() : swap_used_pages() - r->swap0;
+	pt->swap = swap < 0 ? 0 : swap;
+	pt->swap_outs = host_swap_outs() - r->swap_outs0;
+	pt->cgroup = r->pressure ? cgroup_pages() : -1;
 	return 0;
 }
 
@@ -323,185 +234,222 @@ static double diff_pct(double real, double model)
 
 static bool within(const struct point *pt, double tol)
 {
-	return pt->tmpfs == (int64_t)pt->model_tmpfs &&
-	       fabs(diff_pct((double)pt->cache, (double)pt->model_cache)) <= tol;
+	return pt->tmpfs == (int64_t)pt->m_tmpfs &&
+	       fabs(diff_pct((double)pt->cache, (double)pt->m_cache)) <= tol;
 }
 
-static void print_point(FILE *out, const struct live_opts *o, const char *path,
-			const struct live_strategy *s, const struct point *pt)
+static void put_time(FILE *f, int64_t us)
 {
+	if (us < 0)
+		fputs(",never", f);
+	else
+		fprintf(f, ",%.6f", us / 1e6);
+}
+
+static void print_point(struct run *r, const struct point *pt)
+{
+	const struct live_opts *o = r->o;
+
 	if (o->csv) {
-		fprintf(out, "%s,%s,%s,%.6f,%lld,%lld,%llu,%lld,%llu,%lld\n", path, s->name,
-			pt->name, pt->time_us / 1e6, (long long)pt->tmpfs,
-			(long long)pt->tmpfs_blocks, (unsigned long long)pt->model_tmpfs,
-			(long long)pt->cache, (unsigned long long)pt->model_cache,
-			(long long)pt->swap);
-		return;
+		fprintf(r->out, "%s,%s,%u,%s,%.6f,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64
+			",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRId64,
+			r->path, r->s->name, o->model.copies, pt->name, pt->time_us / 1e6,
+			pt->tmpfs, pt->blocks, pt->m_tmpfs, pt->cache, pt->m_cache, pt->swap,
+			pt->m_swap, pt->swap_outs, pt->m_swap_outs, pt->cgroup);
+		put_time(r->out, pt->first_us);
+		put_time(r->out, pt->m_first_us);
+		fputc('\n', r->out);
+	} else {
+		fprintf(r->out, "  %-18s %8.3f %8" PRId64 " %8" PRIu64 " %8" PRId64 " %8" PRIu64
+			" %7" PRId64 " %7" PRIu64 " %7" PRId64 " %7" PRIu64 "%s\n", pt->name,
+			pt->time_us / 1e6, pt->tmpfs, pt->m_tmpfs, pt->cache, pt->m_cache,
+			pt->swap, pt->m_swap, pt->swap_outs, pt->m_swap_outs,
+			r->pressure || within(pt, o->cache_tolerance) ? "" : "  beyond tolerance");
 	}
-	fprintf(out, "  %-16s %9.3f %9lld %9llu %9lld %9llu %+7.2f%%%s\n", pt->name,
-		pt->time_us / 1e6, (long long)pt->tmpfs, (unsigned long long)pt->model_tmpfs,
-		(long long)pt->cache, (unsigned long long)pt->model_cache,
-		diff_pct((double)pt->cache, (double)pt->model_cache),
-		within(pt, o->cache_tolerance) ? "" : "  beyond tolerance");
+	if (!r->pressure && !within(pt, o->cache_tolerance))
+		r->beyond = true;
+}
+
+/* The model's hook: before event @ev of instance @k is applied. */
+static int observe(void *arg, unsigned k, const struct trace_event *ev,
+		   const struct host *h, char *err, size_t errlen)
+{
+	struct run *r = arg;
+
+	if (!r->inst[k].started && (flush(r, err, errlen) || start_instance(r, k, err, errlen)))
+		return EXIT_DATA;
+	if (r->batch_n && (r->batch_k != k || r->batch_n == BATCH_MAX || ev->kind == EV_PHASE) &&
+	    flush(r, err, errlen))
+		return EXIT_DATA;
+	if (ev->kind == EV_PHASE) {
+		struct point pt = { .time_us = h->now_us };
+
+		if (r->o->model.copies > 1)
+			snprintf(pt.name, sizeof(pt.name), "%u:%s", k + 1, ev->name);
+		else
+			snprintf(pt.name, sizeof(pt.name), "%s", ev->name);
+		if (measure(r, &pt, err, errlen))
+			return EXIT_DATA;
+		pt.m_tmpfs = h->pages[CAT_TMPFS];
+		pt.m_cache = h->pages[CAT_CACHE];
+		pt.m_swap = h->swap_used;
+		pt.m_swap_outs = h->swap_outs;
+		pt.first_us = r->first_real_us;
+		pt.m_first_us = h->first_swap_out_us;
+		print_point(r, &pt);
+	}
+	r->batch_k = k;
+	r->batch_n++;
+	r->last_us = h->now_us;
+	return 0;
 }
 
 /* --- the run ------------------------------------------------------------------- */
 
-/* Take the instance's next stop (@want) and compare there. */
-static int compare_at(struct point *pt, char want, int up, const struct views *v,
-		      const struct files *f, const struct model *m,
-		      char *err, size_t errlen)
+static void print_head(struct run *r, int64_t ra_kb, const char *fstype)
 {
-	char c;
+	const struct live_opts *o = r->o;
 
-	if (wait_byte(up, &c) || c != want)
-		return -1;	/* the instance ended early: reap says why */
-	return measure(pt, v, f, m, err, errlen);
+	if (o->csv) {
+		if (o->header)
+			fputs("trace,strategy,instances,point,time_s,tmpfs_pages,tmpfs_blocks_pages,"
+			      "model_tmpfs_pages,cache_pages,model_cache_pages,swap_pages,"
+			      "model_swap_pages,swap_outs,model_swap_outs,cgroup_pages,"
+			      "first_swap_out_s,model_first_swap_out_s\n", r->out);
+		return;
+	}
+	fprintf(r->out, "%s: %s, %u instance%s, disk files on %s (%s), readahead %" PRId64
+		" KiB", r->path, r->s->name, o->model.copies, o->model.copies > 1 ? "s" : "",
+		fstype, o->dir, ra_kb);
+	if (r->pressure)
+		fprintf(r->out, ", memory cgroup of %.1f MiB, swap %.1f MiB",
+			o->model.host_mem / 1048576.0, o->model.swap / 1048576.0);
+	fprintf(r->out, "\n  %-18s %8s %8s %8s %8s %8s %7s %7s %7s %7s\n", "point", "trace s",
+		"tmpfs", "model", "cache", "model", "swap", "model", "swapouts", "model");
 }
 
-static int reap(pid_t pid, char *err, size_t errlen)
+static void close_all(struct run *r)
 {
-	int status;
+	unsigned i, d;
 
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return set_error(err, errlen, "waitpid: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	if (WIFSIGNALED(status))
-		return set_error(err, errlen, "the live instance died of signal %d",
-				 WTERMSIG(status));
-	return set_error(err, errlen, "the live instance failed (exit status %d)",
-			 WEXITSTATUS(status));
+	for (i = 0; i < MAX_INSTANCES; i++) {
+		struct inst *in = &r->inst[i];
+
+		if (!in->started)
+			continue;
+		live_proc_kill(&in->proc);
+		resident_view_close(&in->view);
+		close(in->memfd);
+		for (d = 0; d < TRACE_MAX_DEVICES; d++)
+			free(in->dev[d].cow_written);
+		in->started = false;
+	}
+	scratch_forget_children();
+	for (i = 0; i < r->nr_images; i++) {
+		resident_view_close(&r->images[i].view);
+		close(r->images[i].im.fd);
+		if (r->images[i].im.dfd >= 0)
+			close(r->images[i].im.dfd);
+	}
+	r->nr_images = 0;
+	swapfile_close();
+	cgroup_close();
+	scratch_close();
 }
 
 int live_run(const char *path, const struct live_strategy *s,
 	     const struct live_opts *o, FILE *out, bool *beyond,
 	     char *err, size_t errlen)
 {
-	struct trace_header hdr;
-	struct trace_reader *r;
-	const struct trace_event *ev;
-	struct files f;
-	struct views v;
-	struct model m;
-	char fstype[32];
-	int up[2] = { -1, -1 }, down[2] = { -1, -1 };
-	pid_t pid = -1;
+	static struct run r;
+	struct replay_opts mo = o->model;
+	struct replay_result res;
+	struct trace_reader *tr;
+	char fstype[32], *paths[1] = { (char *)path };
 	int64_t ra_kb;
-	int rc = EXIT_DATA, n;
+	int rc = EXIT_DATA;
+	unsigned i;
 
 	*beyond = false;
 	err[0] = '\0';
-	memset(&v, 0, sizeof(v));
-	memset(&m, 0, sizeof(m));
-	r = trace_open(path, err, errlen);
-	if (!r)
+	memset(&r, 0, sizeof(r));
+	r.path = path;
+	r.s = s;
+	r.o = o;
+	r.out = out;
+	r.first_real_us = -1;
+	r.pressure = o->model.host_mem != 0;
+	if (mo.copies > MAX_INSTANCES) {
+		set_error(err, errlen, "at most %d instances live", MAX_INSTANCES);
+		return EXIT_USAGE;
+	}
+	tr = trace_open(path, err, errlen);
+	if (!tr)
 		return EXIT_DATA;
-	hdr = *trace_header(r);
-	trace_close(r);
-	r = NULL;
+	r.hdr = *trace_header(tr);
+	trace_close(tr);
 	if (scratch_open(o->dir, fstype, sizeof(fstype), err, errlen))
 		return EXIT_USAGE;
-	if (make_files(&f, &hdr, s->direct, err, errlen))
+	if (r.pressure && (cgroup_open(o->model.host_mem, err, errlen) ||
+			   (o->model.swap && swapfile_open(o->model.swap, err, errlen)))) {
+		rc = EXIT_USAGE;
 		goto out;
-	ra_kb = f.nr ? readahead_kb_of(f.images[0].fd) : 0;
+	}
+	if (make_images(&r, err, errlen))
+		goto out;
+	ra_kb = r.nr_images ? readahead_kb_of(r.images[0].im.fd) : 0;
 	if (ra_kb < 0) {
-		set_error(err, errlen, "%s: cannot tell the readahead window of its device",
-			  o->dir);
+		set_error(err, errlen, "%s: cannot tell the readahead window of its device", o->dir);
 		goto out;
 	}
-	if (open_views(&v, &f, hdr.memory >> PG_SHIFT, err, errlen) ||
-	    pipe(up) || pipe(down)) {
-		if (!err[0])
-			set_error(err, errlen, "pipe: %s", strerror(errno));
-		goto out;
-	}
-	fflush(out);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		set_error(err, errlen, "fork: %s", strerror(errno));
-		goto out;
-	}
-	if (pid == 0) {
-		close(up[0]);
-		close(down[1]);
-		instance_main(path, s, &f, up[1], down[0]);
-	}
-	scratch_watch_child(pid);
-	close(up[1]);
-	close(down[0]);
-	up[1] = down[0] = -1;
+	mo.readahead_kb = ra_kb;
+	mo.share = true;
+	mo.series = NULL;
+	mo.progress = false;
+	mo.observe = observe;
+	mo.observe_arg = &r;
+	if (!r.pressure)
+		mo.swap = 0;
+	r.swap_outs0 = host_swap_outs();
+	r.swap0 = swap_used_pages();
+	print_head(&r, ra_kb, fstype);
 
-	r = trace_open(path, err, errlen);
-	if (!r || model_start(&m, s, &hdr, ra_kb, err, errlen))
+	rc = replay_run(paths, 1, strategy_find(s->name), ANON_FIXED, &mo, &res, err, errlen);
+	if (rc)
 		goto out;
-	if (!o->csv)
-		fprintf(out, "%s: %s, images on %s (%s), readahead %lld KiB\n"
-			"  %-16s %9s %9s %9s %9s %9s %8s\n", path, s->name, fstype, o->dir,
-			(long long)ra_kb, "point", "trace s", "tmpfs", "model", "cache",
-			"model", "diff");
-	else if (o->header)
-		fputs("trace,strategy,point,time_s,tmpfs_pages,tmpfs_blocks_pages,"
-		      "model_tmpfs_pages,cache_pages,model_cache_pages,swap_used_pages\n", out);
-	while ((n = trace_next(r, &ev)) > 0) {
-		if (ev->kind == EV_PHASE) {
-			struct point pt = { .time_us = ev->time_us };
-
-			snprintf(pt.name, sizeof(pt.name), "%s", ev->name);
-			if (compare_at(&pt, 'p', up[0], &v, &f, &m, err, errlen))
-				goto fail;
-			print_point(out, o, path, s, &pt);
-			*beyond |= !within(&pt, o->cache_tolerance);
-			send_byte(down[1], 'c');
-		}
-		m.h.now_us = ev->time_us;
-		instance_event(&m.in, ev);
-	}
-	if (n < 0) {
-		set_error(err, errlen, "%s", trace_error(r));
+	rc = EXIT_DATA;
+	if (flush(&r, err, errlen))
 		goto out;
-	}
 	{
-		struct point pt = { .name = "end", .time_us = m.h.now_us };
+		struct point pt = { .name = "end", .time_us = res.end_us };
 
-		if (compare_at(&pt, 'e', up[0], &v, &f, &m, err, errlen))
-			goto fail;
-		print_point(out, o, path, s, &pt);
-		*beyond |= !within(&pt, o->cache_tolerance);
-		send_byte(down[1], 'c');
+		if (measure(&r, &pt, err, errlen))
+			goto out;
+		pt.m_tmpfs = res.final[CAT_TMPFS];
+		pt.m_cache = res.final[CAT_CACHE];
+		pt.m_swap = res.swap_final;
+		pt.m_swap_outs = res.swap_outs;
+		pt.first_us = r.first_real_us;
+		pt.m_first_us = res.first_swap_out_us;
+		print_point(&r, &pt);
 	}
-	rc = reap(pid, err, errlen) ? EXIT_DATA : EXIT_OK;
-	pid = -1;
-	goto out;
-fail:
-	if (!err[0]) {
-		/* the instance stopped where it should not: its status says why */
-		close(down[1]);
-		down[1] = -1;
-		reap(pid, err, errlen);
-		pid = -1;
+	for (i = 0; i < MAX_INSTANCES; i++)
+		if (r.inst[i].started && live_proc_stop(&r.inst[i].proc, err, errlen))
+			goto out;
+	if (r.pressure && !o->csv) {
+		fprintf(out, "  first swap-out: ");
+		if (r.first_real_us < 0)
+			fputs("real never", out);
+		else
+			fprintf(out, "real by %.3f s", r.first_real_us / 1e6);
+		if (res.first_swap_out_us < 0)
+			fputs(", model never\n", out);
+		else
+			fprintf(out, ", model %.3f s\n", res.first_swap_out_us / 1e6);
 	}
+	*beyond = r.beyond;
+	rc = EXIT_OK;
 out:
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	if (r)
-		trace_close(r);
-	model_stop(&m);
-	close_views(&v);
-	close_files(&f, &hdr);
-	if (up[0] >= 0)
-		close(up[0]);
-	if (up[1] >= 0)
-		close(up[1]);
-	if (down[0] >= 0)
-		close(down[0]);
-	if (down[1] >= 0)
-		close(down[1]);
-	scratch_close();
+	close_all(&r);
 	return rc;
 }

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/swap.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "live/scratch.h"
@@ -24,25 +26,41 @@
 static char dir[PATH_MAX];
 static char files[SCRATCH_MAX_FILES][PATH_MAX + 32];	/* dir + "/image-N" */
 static volatile sig_atomic_t nr_files;
-static volatile pid_t child;
-static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define MAX_CHILDREN 256
+static pid_t children[MAX_CHILDREN];
+static volatile sig_atomic_t nr_children;
+static char swap_file[PATH_MAX];
+static char last_dir[PATH_MAX];
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
+/* Async-signal-safe: called from the handlers too. */
 static void remove_all(void)
 {
 	int i;
 
+	if (swap_file[0])
+		swapoff(swap_file);
+	swap_file[0] = '\0';
 	for (i = 0; i < nr_files; i++)
 		unlink(files[i]);
 	nr_files = 0;
 	if (dir[0])
 		rmdir(dir);
 	dir[0] = '\0';
+	if (last_dir[0])
+		rmdir(last_dir);
+	last_dir[0] = '\0';
 }
 
 static void on_signal(int sig)
 {
-	if (child > 0)
-		kill(child, SIGKILL);
+	int i;
+
+	for (i = 0; i < nr_children; i++)
+		kill(children[i], SIGKILL);
+	for (i = 0; i < nr_children; i++)
+		while (waitpid(children[i], NULL, 0) < 0 && errno == EINTR)
+			;
 	remove_all();
 	_exit(128 + sig);
 }
@@ -114,7 +132,25 @@ int scratch_file(uint64_t size, char *path, size_t pathlen, char *err, size_t er
 
 void scratch_watch_child(pid_t pid)
 {
-	child = pid;
+	if (nr_children < MAX_CHILDREN) {
+		children[nr_children] = pid;
+		nr_children = nr_children + 1;
+	}
+}
+
+void scratch_forget_children(void)
+{
+	nr_children = 0;
+}
+
+void scratch_swapoff_at_exit(const char *path)
+{
+	snprintf(swap_file, sizeof(swap_file), "%s", path ? path : "");
+}
+
+void scratch_remove_dir_last(const char *path)
+{
+	snprintf(last_dir, sizeof(last_dir), "%s", path);
 }
 
 void scratch_close(void)
@@ -126,6 +162,6 @@ void scratch_close(void)
 	sa.sa_handler = SIG_DFL;
 	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
 		sigaction(cleanup_signals[i], &sa, NULL);
-	child = 0;
+	nr_children = 0;
 	remove_all();
 }

@@ -1,7 +1,9 @@
 /*
  * scratch.h - the files a live run makes (disk images, copy-on-write layers)
  * in a scratch directory of their own, removed at the end, on failure, and
- * on SIGINT, SIGTERM or SIGHUP (then the process exits 128 + signal).
+ * on SIGINT, SIGTERM, SIGHUP or SIGPIPE (then the process exits 128 +
+ * signal), with the instance processes, the swap file and the memory cgroup
+ * of a run under pressure.
  */
 #ifndef ANONSIM_LIVE_SCRATCH_H
 #define ANONSIM_LIVE_SCRATCH_H
@@ -10,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SCRATCH_MAX_FILES 64
+#define SCRATCH_MAX_FILES 256
 
 /*
  * Make a scratch directory under @parent (which must not be a tmpfs: a file
@@ -26,8 +28,14 @@ int scratch_open(const char *parent, char *fstype, size_t fslen,
  */
 int scratch_file(uint64_t size, char *path, size_t pathlen, char *err, size_t errlen);
 
-/* The process the signal handlers kill before they clean up (0: none). */
+/* A process the signal handlers kill and reap before they clean up. */
 void scratch_watch_child(pid_t pid);
+/* The processes watched are gone (reaped by the caller). */
+void scratch_forget_children(void);
+/* A swap file to switch off before the files go (NULL: none any more). */
+void scratch_swapoff_at_exit(const char *path);
+/* A directory outside the scratch (a cgroup) to remove after the processes. */
+void scratch_remove_dir_last(const char *path);
 
 /* Remove every scratch file and the directory. */
 void scratch_close(void);
