@@ -46,7 +46,9 @@ static void live_usage(FILE *f)
 	      "                        scratch directory and removed afterwards; the\n"
 	      "                        model runs with the same host memory and swap\n"
 	      "      --policy P        the model's reclaim: modern or 2.4 (default: modern)\n"
-	      "      --overhead SIZE   the model's fixed memory per instance (default: 0)\n"
+	      "      --overhead SIZE   the model's fixed memory per instance (default:\n"
+	      "                        under -m, what an instance process holds in\n"
+	      "                        its cgroup before its first event; else 0)\n"
 	      "      --cache-tolerance PCT  allowed page-cache difference (default: 2);\n"
 	      "                        tmpfs pages must be equal (without -m)\n"
 	      "      --csv             CSV rows instead of the table\n"
@@ -139,6 +141,7 @@ int cmd_live(int argc, char **argv)
 
 			if (rc)
 				return rc;
+			o.overhead_given |= opt == HOST_O_OVERHEAD;
 			break;
 		}
 		case 'n':

@@ -107,6 +107,7 @@ void cgroup_close(void)
 {
 	if (!group[0])
 		return;
+	write_file(group, "memory.limit_in_bytes", "-1");
 	write_file(group, "memory.force_empty", "0");
 	rmdir(group);
 	group[0] = '\0';

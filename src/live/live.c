@@ -60,6 +60,7 @@ struct run {
 	int64_t swap_outs0, swap0;	/* the host's counters before the run */
 	int64_t first_real_us;		/* -1: no swap-out seen yet */
 	bool beyond;
+	uint64_t overhead;		/* bytes per instance the model charges */
 };
 
 /* One comparison, real beside model. */
@@ -197,6 +198,39 @@ static int flush(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * What an instance costs in its cgroup before its first event (the process,
+ * its page tables and buffers): the model's fixed overhead per instance.
+ */
+static int probe_overhead(struct run *r, uint64_t *bytes, char *err, size_t errlen)
+{
+	struct live_device dev[TRACE_MAX_DEVICES];
+	struct live_proc p;
+	int64_t pages;
+	unsigned d;
+	int memfd = memfd_create("anonsim-live-probe", MFD_CLOEXEC);
+
+	if (memfd < 0)
+		return set_error(err, errlen, "memfd_create: %s", strerror(errno));
+	memset(dev, 0, sizeof(dev));
+	for (d = 0; d < r->hdr.nr_devices; d++)
+		dev[d].image = &image_of(r, base_ident(&r->hdr.devices[d]))->im;
+	if (ftruncate(memfd, (off_t)r->hdr.memory) ||
+	    live_proc_start(&p, r->path, r->s, memfd, dev, cgroup_add, err, errlen)) {
+		if (!err[0])
+			set_error(err, errlen, "cannot size a memory file: %s", strerror(errno));
+		close(memfd);
+		return -1;
+	}
+	pages = cgroup_pages();
+	live_proc_stop(&p, err, errlen);
+	close(memfd);
+	if (pages < 0)
+		return set_error(err, errlen, "cannot read the memory cgroup's usage");
+	*bytes = (uint64_t)pages * 4096;
+	return 0;
+}
+
 /* --- measuring ----------------------------------------------------------------- */
 
 static int measure(struct run *r, struct point *pt, char *err, size_t errlen)
@@ -322,8 +356,9 @@ static void print_head(struct run *r, int64_t ra_kb, const char *fstype)
 		" KiB", r->path, r->s->name, o->model.copies, o->model.copies > 1 ? "s" : "",
 		fstype, o->dir, ra_kb);
 	if (r->pressure)
-		fprintf(r->out, ", memory cgroup of %.1f MiB, swap %.1f MiB",
-			o->model.host_mem / 1048576.0, o->model.swap / 1048576.0);
+		fprintf(r->out, ", memory cgroup of %.1f MiB, swap %.1f MiB, overhead %.0f KiB"
+			" per instance", o->model.host_mem / 1048576.0, o->model.swap / 1048576.0,
+			r->overhead / 1024.0);
 	fprintf(r->out, "\n  %-18s %8s %8s %8s %8s %8s %7s %7s %7s %7s\n", "point", "trace s",
 		"tmpfs", "model", "cache", "model", "swap", "model", "swapouts", "model");
 }
@@ -352,8 +387,8 @@ static void close_all(struct run *r)
 			close(r->images[i].im.dfd);
 	}
 	r->nr_images = 0;
+	cgroup_close();		/* no process is left in it */
 	swapfile_close();
-	cgroup_close();
 	scratch_close();
 }
 
@@ -402,6 +437,8 @@ int live_run(const char *path, const struct live_strategy *s,
 		set_error(err, errlen, "%s: cannot tell the readahead window of its device", o->dir);
 		goto out;
 	}
+	if (r.pressure && !o->overhead_given && probe_overhead(&r, &mo.overhead, err, errlen))
+		goto out;
 	mo.readahead_kb = ra_kb;
 	mo.share = true;
 	mo.series = NULL;
@@ -410,6 +447,7 @@ int live_run(const char *path, const struct live_strategy *s,
 	mo.observe_arg = &r;
 	if (!r.pressure)
 		mo.swap = 0;
+	r.overhead = mo.overhead;
 	r.swap_outs0 = host_swap_outs();
 	r.swap0 = swap_used_pages();
 	print_head(&r, ra_kb, fstype);

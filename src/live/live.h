@@ -26,6 +26,7 @@ struct live_opts {
 	const char *dir;		/* where the scratch directory is made */
 	struct replay_opts model;	/* host memory, swap, policy, instances, stagger
 					 * (readahead: the device's; share: always) */
+	bool overhead_given;		/* else, under pressure, measured by a probe */
 	double cache_tolerance;		/* percent: page cache, real against model */
 	bool csv;			/* CSV rows instead of the table */
 	bool header;			/* CSV: print the header row */

@@ -31,6 +31,7 @@ static pid_t children[MAX_CHILDREN];
 static volatile sig_atomic_t nr_children;
 static char swap_file[PATH_MAX];
 static char last_dir[PATH_MAX];
+static char limit_file[PATH_MAX + 32];
 static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
 /* Async-signal-safe: called from the handlers too. */
@@ -61,6 +62,19 @@ static void on_signal(int sig)
 	for (i = 0; i < nr_children; i++)
 		while (waitpid(children[i], NULL, 0) < 0 && errno == EINTR)
 			;
+	/* drop the memory files, and lift the limit on the pages still mapped,
+	 * so that swapoff can read them back in */
+	for (i = 3; i < 4096; i++)
+		close(i);
+	if (limit_file[0]) {
+		int fd = open(limit_file, O_WRONLY);
+
+		if (fd >= 0) {
+			if (write(fd, "-1", 2) < 0)
+				limit_file[0] = '\0';
+			close(fd);
+		}
+	}
 	remove_all();
 	_exit(128 + sig);
 }
@@ -151,6 +165,7 @@ void scratch_swapoff_at_exit(const char *path)
 void scratch_remove_dir_last(const char *path)
 {
 	snprintf(last_dir, sizeof(last_dir), "%s", path);
+	snprintf(limit_file, sizeof(limit_file), "%s/memory.limit_in_bytes", path);
 }
 
 void scratch_close(void)

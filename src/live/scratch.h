@@ -34,7 +34,10 @@ void scratch_watch_child(pid_t pid);
 void scratch_forget_children(void);
 /* A swap file to switch off before the files go (NULL: none any more). */
 void scratch_swapoff_at_exit(const char *path);
-/* A directory outside the scratch (a cgroup) to remove after the processes. */
+/*
+ * A memory cgroup to remove after the processes (its limit lifted first, so
+ * that swapoff can bring back what is swapped).
+ */
 void scratch_remove_dir_last(const char *path);
 
 /* Remove every scratch file and the directory. */
