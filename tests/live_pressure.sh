@@ -11,10 +11,13 @@
 #   0.3 MiB more per instance once pages are in, page tables and xarray
 #   nodes: 4 x 0.3 MiB is 3 % of the cache left).
 # - 6 instances do not fit: both swap, and both start only after the
-#   fourth instance is done (4 fit).  The kernel keeps a working set of
-#   active page cache and swaps tmpfs instead, where the model drops all
-#   clean cache first: its first swap-out comes no later than the model's,
-#   and it swaps at least as much, at most twice as much.
+#   fourth instance is done (4 fit), during the fifth or sixth.  Where in
+#   them depends on the machine's load: measured here the kernel's first
+#   swap-out came at 120.9-140.9 s of trace time, the model's at 140.4 s.
+#   The kernel keeps a working set of active page cache and swaps tmpfs
+#   instead, where the model drops all clean cache first, so the kernel
+#   swaps at least as much as the model, and at most twice as much
+#   (measured: 1.4-1.8 times).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 "$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
@@ -55,9 +58,12 @@ real_first=$(col "$tmp/six.csv" end first_swap_out_s)
 model_first=$(col "$tmp/six.csv" end model_first_swap_out_s)
 real_swap=$(col "$tmp/six.csv" end swap_pages)
 model_swap=$(col "$tmp/six.csv" end model_swap_pages)
-awk -v f="$fit" -v r="$real_first" -v m="$model_first" \
-	'BEGIN { exit !(r != "never" && m != "never" && r + 0 > f + 0 && m + 0 > f + 0 && r + 0 <= m + 0) }' ||
-	fail "6 instances: first swap-out real $real_first s, model $model_first s (4 fit until $fit s)"
+end=$(col "$tmp/six.csv" end time_s)
+echo "6 instances: first swap-out real $real_first s, model $model_first s; swap used real $real_swap, model $model_swap pages"
+awk -v f="$fit" -v e="$end" -v r="$real_first" -v m="$model_first" \
+	'BEGIN { exit !(r != "never" && m != "never" && r + 0 > f + 0 && m + 0 > f + 0 &&
+			r + 0 <= e + 0 && m + 0 <= e + 0) }' ||
+	fail "6 instances: first swap-out real $real_first s, model $model_first s (4 fit until $fit s, end $end s)"
 [ "$model_swap" -gt 0 ] && [ "$real_swap" -ge "$model_swap" ] &&
 	[ "$real_swap" -le $((2 * model_swap)) ] ||
 	fail "6 instances: swap used real $real_swap pages, model $model_swap"
