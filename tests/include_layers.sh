@@ -1,7 +1,7 @@
 #!/bin/sh
 # The parts of src/ depend one way (README, Layout):
 #
-#   cli -> strategy -> model -> trace -> util, kernel
+#   cli -> live -> strategy -> model -> trace -> util, kernel
 #
 # A file may include headers of its own part and of the parts to its right,
 # never of a part to its left.  The model calls strategies only through
@@ -20,6 +20,8 @@ allowed() {
 	model:strategy/strategy.h) ;;
 	strategy:util/* | strategy:trace/* | strategy:kernel/* | strategy:model/*) ;;
 	strategy:strategy/*) ;;
+	live:util/* | live:trace/* | live:kernel/* | live:model/*) ;;
+	live:strategy/* | live:live/*) ;;
 	cli:*/*) ;;
 	*) return 1 ;;
 	esac
@@ -30,7 +32,7 @@ allowed() {
 check() {
 	src=$1
 	files=0
-	for part in kernel util trace model strategy cli; do
+	for part in kernel util trace model strategy live cli; do
 		[ -d "$src/$part" ] || { say "no folder $src/$part"; continue; }
 		for f in "$src/$part"/*.[ch]; do
 			[ -e "$f" ] || continue
@@ -76,7 +78,8 @@ echo "$files files checked for include direction"
 cp -R "$top_srcdir/src" "$tmp/planted"
 for plant in "trace/reader.c model/host.h" "util/util.c trace/trace.h" \
 	"model/replay.c strategy/registry.h" "strategy/punch.c cli/report.h" \
-	"kernel/anon.c util/util.h" "model/host.c host.h"; do
+	"kernel/anon.c util/util.h" "model/host.c host.h" \
+	"strategy/devanon.c live/live.h" "live/guest.c cli/commands.h"; do
 	set -- $plant
 	cp "$top_srcdir/src/$1" "$tmp/planted/$1"
 	printf '#include "%s"\n' "$2" >>"$tmp/planted/$1"

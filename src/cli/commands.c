@@ -13,6 +13,9 @@ const struct command commands[] = {
 	{ "density", "how many instances fit on a host before it swaps, per strategy", cmd_density },
 	{ "reproduce", "reproduce the published 2004 figures and compare real traces", cmd_reproduce },
 	{ "fidelity", "compare the model with the footprint recorded in real traces", cmd_fidelity },
+#ifdef HAVE_LIVE
+	{ "live", "run traces on this kernel, real beside the model (Linux)", cmd_live },
+#endif
 	{ NULL, NULL, NULL }
 };
 

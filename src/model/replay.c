@@ -265,6 +265,12 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				res->measured_cache = (res->measured_cache < 0 ? 0 :
 						       res->measured_cache) + (int64_t)cur->ev->count;
 		}
+		if (o->observe) {
+			rc = o->observe(o->observe_arg, (unsigned)k, cur->ev, &h, err, errlen);
+			if (rc)
+				goto out;
+			rc = EXIT_DATA;
+		}
 		instance_event(&cur->in, cur->ev);
 		nev++;
 		if (o->check && nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0)

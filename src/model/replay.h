@@ -42,6 +42,14 @@ struct replay_opts {
 	FILE *series;			/* memory over time as CSV, or NULL */
 	uint64_t series_step_us;
 	bool progress;			/* a progress line on stderr */
+	/*
+	 * Called before each event of instance @k is applied, the host as it
+	 * stands then; a nonzero return stops the replay with that status and
+	 * the message the observer wrote into @err.  NULL: none.
+	 */
+	int (*observe)(void *arg, unsigned k, const struct trace_event *ev,
+		       const struct host *h, char *err, size_t errlen);
+	void *observe_arg;
 };
 
 struct replay_result {

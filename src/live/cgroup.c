@@ -1,0 +1,188 @@
+/*
+ * cgroup.c - a memory cgroup and a swap file for a live run under pressure.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <unistd.h>
+
+#include "live/cgroup.h"
+#include "live/scratch.h"
+#include "util/util.h"
+
+#define MEMCG_ROOT "/sys/fs/cgroup/memory"
+#define PG_SIZE 4096u
+
+static char group[PATH_MAX];
+static char swap_path[PATH_MAX];
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX + 64];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	if (close(fd))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+static int64_t read_number(const char *name)
+{
+	char path[PATH_MAX + 64];
+	long long v;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", group, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%lld", &v) == 1;
+	fclose(f);
+	return ok ? v : -1;
+}
+
+int cgroup_open(uint64_t limit, char *err, size_t errlen)
+{
+	char text[32];
+
+	if (access(MEMCG_ROOT "/memory.limit_in_bytes", F_OK))
+		return set_error(err, errlen,
+				 "--host-mem needs the cgroup v1 memory controller at " MEMCG_ROOT);
+	snprintf(group, sizeof(group), MEMCG_ROOT "/anonsim-live.%ld", (long)getpid());
+	if (mkdir(group, 0755)) {
+		set_error(err, errlen, "%s: %s%s", group, strerror(errno),
+			  errno == EACCES || errno == EPERM ?
+			  " (--host-mem needs root: a memory cgroup and a swap file)" : "");
+		group[0] = '\0';
+		return -1;
+	}
+	scratch_remove_dir_last(group);
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)limit);
+	if (write_file(group, "memory.limit_in_bytes", text))
+		return set_error(err, errlen, "%s: cannot set memory.limit_in_bytes to %s: %s",
+				 group, text, strerror(errno));
+	return 0;
+}
+
+int cgroup_add(pid_t pid, char *err, size_t errlen)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%ld", (long)pid);
+	if (write_file(group, "cgroup.procs", text))
+		return set_error(err, errlen, "%s: cannot add process %s: %s", group, text,
+				 strerror(errno));
+	return 0;
+}
+
+int64_t cgroup_pages(void)
+{
+	int64_t b = read_number("memory.usage_in_bytes");
+
+	return b < 0 ? -1 : b / PG_SIZE;
+}
+
+int64_t cgroup_swap_pages(void)
+{
+	int64_t all = read_number("memory.memsw.usage_in_bytes");
+	int64_t mem = read_number("memory.usage_in_bytes");
+
+	return all < 0 || mem < 0 ? -1 : (all - mem) / PG_SIZE;
+}
+
+void cgroup_close(void)
+{
+	if (!group[0])
+		return;
+	write_file(group, "memory.limit_in_bytes", "-1");
+	write_file(group, "memory.force_empty", "0");
+	rmdir(group);
+	group[0] = '\0';
+}
+
+/* The swap header mkswap writes (version 1): the last page, the magic. */
+static int write_swap_header(int fd, uint64_t pages)
+{
+	unsigned char page[PG_SIZE];
+	uint32_t version = 1, last = (uint32_t)(pages - 1);
+
+	memset(page, 0, sizeof(page));
+	memcpy(page + 1024, &version, 4);
+	memcpy(page + 1028, &last, 4);
+	memcpy(page + PG_SIZE - 10, "SWAPSPACE2", 10);
+	return pwrite(fd, page, sizeof(page), 0) == (ssize_t)sizeof(page) ? 0 : -1;
+}
+
+int swapfile_open(uint64_t size, char *err, size_t errlen)
+{
+	static unsigned char zeros[1 << 20];
+	uint64_t pages = size / PG_SIZE, done;
+	int fd;
+
+	if (pages < 10 || pages > UINT32_MAX)
+		return set_error(err, errlen, "--swap: a swap file of 40K to 16T");
+	fd = scratch_file(0, swap_path, sizeof(swap_path), err, errlen);
+	if (fd < 0)
+		return -1;
+	/* written out, not sparse: swapon refuses holes */
+	for (done = 0; done < pages * PG_SIZE; ) {
+		uint64_t n = pages * PG_SIZE - done < sizeof(zeros) ?
+			     pages * PG_SIZE - done : sizeof(zeros);
+
+		if (write(fd, zeros, n) != (ssize_t)n) {
+			set_error(err, errlen, "%s: writing the swap file: %s", swap_path,
+				  strerror(errno));
+			close(fd);
+			return -1;
+		}
+		done += n;
+	}
+	if (fchmod(fd, 0600) || write_swap_header(fd, pages) || fsync(fd)) {
+		set_error(err, errlen, "%s: %s", swap_path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (swapon(swap_path, 0)) {
+		set_error(err, errlen, "swapon %s: %s", swap_path, strerror(errno));
+		swap_path[0] = '\0';
+		return -1;
+	}
+	scratch_swapoff_at_exit(swap_path);
+	return 0;
+}
+
+void swapfile_close(void)
+{
+	if (swap_path[0] && swapoff(swap_path) == 0)
+		scratch_swapoff_at_exit(NULL);
+	swap_path[0] = '\0';
+}
+
+int64_t host_swap_outs(void)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char line[128];
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "pswpout %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}

@@ -1,0 +1,404 @@
+/*
+ * guest.c - trace events as UML's system calls, on the running kernel.
+ *
+ * The memory file is mapped whole once (the physical-memory view through
+ * which the guest's reads and touches land); UML's own mappings of it, the
+ * trace's mmap, munmap and mapdup events, are made as recorded inside a
+ * reserved window of address space, relative to the first one.  Each page
+ * remembers whether its tmpfs page holds data and whether an image page is
+ * mapped over it, so that a write from a page the guest never filled reads
+ * zeros, as it would, instead of allocating a tmpfs page the model would
+ * not have.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "live/guest.h"
+#include "util/util.h"
+
+#define PG_SIZE 4096u
+#define PG_SHIFT 12
+#define WINDOW_SIZE (1ULL << 40)	/* UML's mappings lie within 512 GiB of the first */
+
+enum { PAGE_DATA = 1, PAGE_FILE = 2 };
+
+static const struct live_strategy live_read_copy = { .name = "read-copy" };
+static const struct live_strategy live_devanon = {
+	.name = "devanon",
+	.unavailable = "needs the /dev/anon driver, which no stock kernel has",
+};
+static const struct live_strategy live_punch = { .name = "punch", .ubd_mmap = true };
+static const struct live_strategy live_free_hint = { .name = "free-hint", .punch_free = true };
+static const struct live_strategy live_odirect = { .name = "odirect", .direct = true };
+
+const struct live_strategy *const live_strategies[] = {
+	&live_read_copy, &live_devanon, &live_punch, &live_free_hint, &live_odirect, NULL
+};
+
+const struct live_strategy *live_strategy_find(const char *name)
+{
+	const struct live_strategy *const *s;
+
+	for (s = live_strategies; *s; s++)
+		if (!strcmp((*s)->name, name))
+			return *s;
+	return NULL;
+}
+
+static int sys_error(char *err, size_t errlen, const char *call, uint64_t a, uint64_t b)
+{
+	return set_error(err, errlen, "%s(%llu, %llu) failed: %s", call,
+			 (unsigned long long)a, (unsigned long long)b, strerror(errno));
+}
+
+int live_guest_init(struct live_guest *g, const struct live_strategy *s,
+		    const struct trace_header *hdr, int memfd,
+		    const struct live_device *dev, char *err, size_t errlen)
+{
+	memset(g, 0, sizeof(*g));
+	g->s = s;
+	g->hdr = hdr;
+	g->memfd = memfd;
+	g->npages = hdr->memory >> PG_SHIFT;
+	memcpy(g->dev, dev, sizeof(g->dev));
+	if (hdr->page_size != PG_SIZE || sysconf(_SC_PAGESIZE) != PG_SIZE)
+		return set_error(err, errlen,
+				 "live replay needs 4096-byte pages in the trace and on this host");
+	g->phys = mmap(NULL, g->npages << PG_SHIFT, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       memfd, 0);
+	if (g->phys == MAP_FAILED) {
+		g->phys = NULL;
+		return sys_error(err, errlen, "mmap of the memory file", g->npages, 0);
+	}
+	g->state = calloc(g->npages ? g->npages : 1, 1);
+	if (!g->state)
+		return set_error(err, errlen, "out of memory for the state of %llu pages",
+				 (unsigned long long)g->npages);
+	return 0;
+}
+
+void live_guest_destroy(struct live_guest *g)
+{
+	if (g->phys)
+		munmap(g->phys, g->npages << PG_SHIFT);
+	if (g->window)
+		munmap(g->window, WINDOW_SIZE);
+	free(g->state);
+	free(g->bounce);
+	memset(g, 0, sizeof(*g));
+}
+
+/* --- I/O ------------------------------------------------------------------- */
+
+static int grow_bounce(struct live_guest *g, uint64_t len, char *err, size_t errlen)
+{
+	uint64_t want = (len + PG_SIZE - 1) & ~(uint64_t)(PG_SIZE - 1);
+
+	if (want <= g->bounce_len)
+		return 0;
+	free(g->bounce);
+	g->bounce = aligned_alloc(PG_SIZE, want);
+	g->bounce_len = g->bounce ? want : 0;
+	if (!g->bounce)
+		return set_error(err, errlen, "out of memory for a %llu-byte buffer",
+				 (unsigned long long)want);
+	return 0;
+}
+
+/* pread/pwrite of the whole range, whatever the kernel splits it into */
+static int io_full(bool write, int fd, unsigned char *buf, uint64_t len, uint64_t off,
+		   char *err, size_t errlen)
+{
+	while (len) {
+		ssize_t n = write ? pwrite(fd, buf, len, (off_t)off) :
+				    pread(fd, buf, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return sys_error(err, errlen, write ? "pwrite" : "pread", off, len);
+		}
+		buf += n;
+		len -= (uint64_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* The file device page @dpage of @d reads from now: its COW layer or image. */
+static struct live_image *source(struct live_device *d, uint64_t dpage)
+{
+	return d->cow && d->cow_written[dpage] ? d->cow : d->image;
+}
+
+static int image_fd(const struct live_guest *g, const struct live_image *im)
+{
+	return g->s->direct ? im->dfd : im->fd;
+}
+
+/* Read the event's range into @buf, run by run of pages with one source. */
+static int dev_read(struct live_guest *g, const struct trace_event *ev,
+		    unsigned char *buf, char *err, size_t errlen)
+{
+	struct live_device *d = &g->dev[ev->dev];
+	uint64_t end = ev->offset + ev->length;
+	uint64_t i = ev->offset >> PG_SHIFT, last = (end - 1) >> PG_SHIFT;
+
+	while (i <= last) {
+		struct live_image *src = source(d, i);
+		uint64_t j = i + 1, lo, hi;
+
+		while (j <= last && source(d, j) == src)
+			j++;
+		lo = i << PG_SHIFT > ev->offset ? i << PG_SHIFT : ev->offset;
+		hi = j << PG_SHIFT < end ? j << PG_SHIFT : end;
+		if (io_full(false, image_fd(g, src), buf + (lo - ev->offset), hi - lo, lo,
+			    err, errlen))
+			return -1;
+		i = j;
+	}
+	return 0;
+}
+
+/* --- the memory file ----------------------------------------------------------- */
+
+/* Map the memory file back over page P, where an image page was mapped. */
+static int restore(struct live_guest *g, uint64_t p, char *err, size_t errlen)
+{
+	if (!(g->state[p] & PAGE_FILE))
+		return 0;
+	if (mmap(g->phys + (p << PG_SHIFT), PG_SIZE, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED, g->memfd, (off_t)(p << PG_SHIFT)) == MAP_FAILED)
+		return sys_error(err, errlen, "mmap of the memory file back at page", p, 1);
+	g->state[p] &= (uint8_t)~PAGE_FILE;
+	return 0;
+}
+
+static int punch(struct live_guest *g, uint64_t p, uint64_t nr, char *err, size_t errlen)
+{
+	uint64_t i;
+
+	if (fallocate(g->memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)(p << PG_SHIFT), (off_t)(nr << PG_SHIFT)))
+		return sys_error(err, errlen, "fallocate(PUNCH_HOLE) at page", p, nr);
+	for (i = p; i < p + nr; i++)
+		g->state[i] &= (uint8_t)~PAGE_DATA;
+	return 0;
+}
+
+/* --- events -------------------------------------------------------------------- */
+
+static int copy_read(struct live_guest *g, const struct trace_event *ev,
+		     char *err, size_t errlen)
+{
+	uint64_t np = (ev->length + PG_SIZE - 1) >> PG_SHIFT, p;
+
+	for (p = ev->page; p < ev->page + np; p++)
+		if (restore(g, p, err, errlen))
+			return -1;
+	if (dev_read(g, ev, g->phys + (ev->page << PG_SHIFT), err, errlen))
+		return -1;
+	for (p = ev->page; p < ev->page + np; p++)
+		g->state[p] |= PAGE_DATA;
+	return 0;
+}
+
+/*
+ * ubd-mmap: the data comes into the page cache (as the model's read does),
+ * the memory file under pages not yet file-mapped is punched out, and the
+ * image pages are mapped over physical memory.
+ */
+static int mmap_read(struct live_guest *g, const struct trace_event *ev,
+		     char *err, size_t errlen)
+{
+	struct live_device *d = &g->dev[ev->dev];
+	uint64_t np = ev->length >> PG_SHIFT, dpage = ev->offset >> PG_SHIFT;
+	uint64_t i, run = 0;
+
+	if (grow_bounce(g, ev->length, err, errlen) || dev_read(g, ev, g->bounce, err, errlen))
+		return -1;
+	for (i = 0; i <= np; i++) {
+		if (i < np && !(g->state[ev->page + i] & PAGE_FILE)) {
+			run++;
+			continue;
+		}
+		if (run && punch(g, ev->page + i - run, run, err, errlen))
+			return -1;
+		run = 0;
+	}
+	for (i = 0; i < np; ) {
+		struct live_image *src = source(d, dpage + i);
+		uint64_t j = i + 1;
+
+		while (j < np && source(d, dpage + j) == src)
+			j++;
+		if (mmap(g->phys + ((ev->page + i) << PG_SHIFT), (j - i) << PG_SHIFT, PROT_READ,
+			 MAP_SHARED | MAP_FIXED | MAP_POPULATE, src->fd,
+			 (off_t)((dpage + i) << PG_SHIFT)) == MAP_FAILED)
+			return sys_error(err, errlen, "mmap of image pages over page",
+					 ev->page + i, j - i);
+		for (; i < j; i++)
+			g->state[ev->page + i] = PAGE_FILE;
+	}
+	return 0;
+}
+
+static int do_write(struct live_guest *g, const struct trace_event *ev,
+		    char *err, size_t errlen)
+{
+	struct live_device *d = &g->dev[ev->dev];
+	uint64_t np = (ev->length + PG_SIZE - 1) >> PG_SHIFT, i;
+	unsigned char *src = g->phys + (ev->page << PG_SHIFT);
+	struct live_image *to = d->cow ? d->cow : d->image;
+
+	for (i = 0; i < np && g->state[ev->page + i]; i++)
+		;
+	if (i < np) {
+		/* a page the guest never filled reads as zeros, allocating nothing */
+		if (grow_bounce(g, np << PG_SHIFT, err, errlen))
+			return -1;
+		for (i = 0; i < np; i++) {
+			unsigned char *b = g->bounce + (i << PG_SHIFT);
+
+			if (g->state[ev->page + i])
+				memcpy(b, src + (i << PG_SHIFT), PG_SIZE);
+			else
+				memset(b, 0, PG_SIZE);
+		}
+		src = g->bounce;
+	}
+	if (io_full(true, image_fd(g, to), src, ev->length, ev->offset, err, errlen))
+		return -1;
+	if (d->cow)
+		for (i = ev->offset >> PG_SHIFT; i <= (ev->offset + ev->length - 1) >> PG_SHIFT; i++)
+			d->cow_written[i] = 1;
+	return 0;
+}
+
+static int touch(struct live_guest *g, uint64_t p, uint64_t nr, char *err, size_t errlen)
+{
+	uint64_t i;
+
+	for (i = p; i < p + nr; i++) {
+		if (restore(g, i, err, errlen))
+			return -1;
+		/* the guest writes the page: tmpfs allocates it, or swaps it in */
+		*(volatile unsigned char *)(g->phys + (i << PG_SHIFT)) = 1;
+		g->state[i] |= PAGE_DATA;
+	}
+	return 0;
+}
+
+static int guest_free(struct live_guest *g, uint64_t p, uint64_t nr, char *err, size_t errlen)
+{
+	uint64_t i;
+
+	if (g->s->punch_free)
+		return punch(g, p, nr, err, errlen);
+	if (g->s->ubd_mmap)
+		for (i = p; i < p + nr; i++)
+			if (restore(g, i, err, errlen))
+				return -1;
+	return 0;
+}
+
+/* Where trace address @addr of a @len-byte mapping lies in the window. */
+static unsigned char *window_at(struct live_guest *g, uint64_t addr, uint64_t len,
+				char *err, size_t errlen)
+{
+	const uint64_t half = WINDOW_SIZE / 2;
+	uint64_t rel;
+
+	if (!g->window) {
+		g->window = mmap(NULL, WINDOW_SIZE, PROT_NONE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (g->window == MAP_FAILED) {
+			g->window = NULL;
+			sys_error(err, errlen, "reserving address space for UML's mappings",
+				  WINDOW_SIZE, 0);
+			return NULL;
+		}
+		g->window_origin = addr;
+	}
+	if (addr < g->window_origin && g->window_origin - addr > half)
+		rel = WINDOW_SIZE;
+	else
+		rel = addr >= g->window_origin ? half + (addr - g->window_origin) :
+						 half - (g->window_origin - addr);
+	if (rel >= WINDOW_SIZE || len > WINDOW_SIZE - rel) {
+		set_error(err, errlen,
+			  "mapping at 0x%llx lies more than 512 GiB from the first (0x%llx)",
+			  (unsigned long long)addr, (unsigned long long)g->window_origin);
+		return NULL;
+	}
+	return g->window + rel;
+}
+
+static int map_memory(struct live_guest *g, const struct trace_event *ev,
+		      char *err, size_t errlen)
+{
+	unsigned char *at = window_at(g, ev->addr, ev->length, err, errlen);
+
+	if (!at)
+		return -1;
+	if (ev->offset > (uint64_t)INT64_MAX - ev->length)
+		return set_error(err, errlen, "mapping offset %llu is beyond what mmap takes",
+				 (unsigned long long)ev->offset);
+	if (mmap(at, ev->length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 g->memfd, (off_t)ev->offset) == MAP_FAILED)
+		return sys_error(err, errlen, "mmap of the memory file at offset", ev->offset,
+				 ev->length);
+	return 0;
+}
+
+static int unmap_memory(struct live_guest *g, const struct trace_event *ev,
+			char *err, size_t errlen)
+{
+	unsigned char *at;
+
+	if (!g->window)
+		return 0;	/* nothing mapped yet */
+	at = window_at(g, ev->addr, ev->length, err, errlen);
+	if (!at)
+		return -1;
+	/* keep the window reserved: inaccessible again, not given back */
+	if (mmap(at, ev->length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+		 MAP_NORESERVE, -1, 0) == MAP_FAILED)
+		return sys_error(err, errlen, "munmap at", ev->addr, ev->length);
+	return 0;
+}
+
+int live_guest_event(struct live_guest *g, const struct trace_event *ev,
+		     char *err, size_t errlen)
+{
+	switch (ev->kind) {
+	case EV_READ:
+		if (g->s->ubd_mmap && !(ev->offset % PG_SIZE) && !(ev->length % PG_SIZE))
+			return mmap_read(g, ev, err, errlen);
+		return copy_read(g, ev, err, errlen);
+	case EV_WRITE:
+		return do_write(g, ev, err, errlen);
+	case EV_TOUCH:
+		return touch(g, ev->page, ev->count, err, errlen);
+	case EV_FREE:
+		return guest_free(g, ev->page, ev->count, err, errlen);
+	case EV_MMAP:
+	case EV_MAPDUP:
+		return map_memory(g, ev, err, errlen);
+	case EV_MUNMAP:
+		return unmap_memory(g, ev, err, errlen);
+	case EV_PHASE:
+	case EV_FOOTPRINT:
+	case EV_NR_KINDS:
+		break;
+	}
+	return 0;
+}

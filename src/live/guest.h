@@ -1,0 +1,73 @@
+/*
+ * guest.h - one UML instance executed on the running kernel: its physical
+ * memory is a memfd, its block devices are real files, and each trace event
+ * becomes the system calls UML would make under a live strategy.
+ */
+#ifndef ANONSIM_LIVE_GUEST_H
+#define ANONSIM_LIVE_GUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/trace.h"
+
+/*
+ * How a live strategy differs from read-copy.  Each is what the model's
+ * strategy of the same name does (src/strategy), in system calls.
+ */
+struct live_strategy {
+	const char *name;
+	bool direct;		/* images opened O_DIRECT: no host page cache */
+	bool ubd_mmap;		/* aligned reads map image pages over memory, the
+				 * memory file under them punched out */
+	bool punch_free;	/* pages the guest frees are punched out */
+	const char *unavailable;	/* why it cannot run live, or NULL */
+};
+
+/* The live strategies, NULL-terminated, in the model's report order. */
+extern const struct live_strategy *const live_strategies[];
+const struct live_strategy *live_strategy_find(const char *name);
+
+/* A file standing for a backing identity: an image or a COW layer. */
+struct live_image {
+	int fd;			/* buffered */
+	int dfd;		/* O_DIRECT, for strategies that ask for it */
+	uint64_t npages;
+};
+
+struct live_device {
+	struct live_image *image;	/* reads of blocks not in the COW layer */
+	struct live_image *cow;		/* this instance's COW layer, or NULL */
+	uint8_t *cow_written;		/* per device page */
+};
+
+struct live_guest {
+	const struct live_strategy *s;
+	const struct trace_header *hdr;
+	int memfd;
+	uint64_t npages;
+	unsigned char *phys;		/* the memory file mapped whole */
+	uint8_t *state;			/* per page: PAGE_DATA, PAGE_FILE */
+	unsigned char *window;		/* UML's own mappings of its memory file */
+	uint64_t window_origin;		/* trace address at the window's middle */
+	struct live_device dev[TRACE_MAX_DEVICES];
+	unsigned char *bounce;		/* page-aligned buffer for reads and writes */
+	uint64_t bounce_len;
+};
+
+/*
+ * Set up @g over the memory file @memfd (sized to the trace's memory) and
+ * the devices @dev (files opened by the caller).  Returns 0 or -1 (@err).
+ */
+int live_guest_init(struct live_guest *g, const struct live_strategy *s,
+		    const struct trace_header *hdr, int memfd,
+		    const struct live_device *dev, char *err, size_t errlen);
+
+/* Execute one event; 0, or -1 with the failing call in @err. */
+int live_guest_event(struct live_guest *g, const struct trace_event *ev,
+		     char *err, size_t errlen);
+
+void live_guest_destroy(struct live_guest *g);
+
+#endif

@@ -1,0 +1,493 @@
+/*
+ * live.c - one live run: the model replays the trace (replay_run), and
+ * before it applies each event it has the instance process execute the
+ * events so far (in batches), so that the kernel and the model stand at the
+ * same event whenever they are compared: before each phase event, and at
+ * the end.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "live/cgroup.h"
+#include "live/live.h"
+#include "live/measure.h"
+#include "live/proc.h"
+#include "live/scratch.h"
+#include "strategy/registry.h"
+#include "trace/trace.h"
+#include "util/util.h"
+
+#define PG_SHIFT 12
+#define MAX_INSTANCES 64
+#define MAX_IMAGES (SCRATCH_MAX_FILES - 1)	/* one file is the swap file */
+#define BATCH_MAX 256	/* events between looks at the swap-out counter */
+
+struct image {
+	struct live_image im;
+	struct resident_view view;
+	char ident[256];	/* backing identity; "" for a COW layer */
+};
+
+struct inst {
+	bool started;
+	int memfd;
+	struct resident_view view;
+	struct live_device dev[TRACE_MAX_DEVICES];
+	struct live_proc proc;
+};
+
+struct run {
+	const char *path;
+	const struct live_strategy *s;
+	const struct live_opts *o;
+	FILE *out;
+	struct trace_header hdr;
+	bool pressure;			/* in a memory cgroup */
+	struct image images[MAX_IMAGES];
+	unsigned nr_images;
+	struct inst inst[MAX_INSTANCES];
+	unsigned batch_k;		/* the events given to no process yet */
+	uint64_t batch_n, last_us;
+	int64_t swap_outs0, swap0;	/* the host's counters before the run */
+	int64_t first_real_us;		/* -1: no swap-out seen yet */
+	bool beyond;
+	uint64_t overhead;		/* bytes per instance the model charges */
+};
+
+/* One comparison, real beside model. */
+struct point {
+	char name[TRACE_NAME_MAX + 16];
+	uint64_t time_us;
+	int64_t tmpfs, blocks, cache, swap, swap_outs, cgroup;
+	uint64_t m_tmpfs, m_cache, m_swap, m_swap_outs;
+	int64_t first_us, m_first_us;	/* first swap-out so far; -1: none */
+};
+
+/* --- files --------------------------------------------------------------------- */
+
+static struct image *new_image(struct run *r, const char *ident, uint64_t size,
+			       char *err, size_t errlen)
+{
+	struct image *img = &r->images[r->nr_images];
+	char path[PATH_MAX + 64];
+
+	if (r->nr_images == MAX_IMAGES) {
+		set_error(err, errlen, "more than %d disk files", MAX_IMAGES);
+		return NULL;
+	}
+	memset(img, 0, sizeof(*img));
+	img->im.dfd = -1;
+	img->im.fd = scratch_file(size, path, sizeof(path), err, errlen);
+	if (img->im.fd < 0)
+		return NULL;
+	r->nr_images++;
+	snprintf(img->ident, sizeof(img->ident), "%s", ident);
+	img->im.npages = (size + 4095) >> PG_SHIFT;
+	if (r->s->direct) {
+		img->im.dfd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+		if (img->im.dfd < 0) {
+			set_error(err, errlen, "%s: cannot open O_DIRECT: %s", path, strerror(errno));
+			return NULL;
+		}
+	}
+	/* start with none of it cached */
+	if (fdatasync(img->im.fd) || posix_fadvise(img->im.fd, 0, 0, POSIX_FADV_DONTNEED)) {
+		set_error(err, errlen, "%s: cannot drop its page cache: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (resident_view_open(&img->view, img->im.fd, img->im.npages, err, errlen))
+		return NULL;
+	return img;
+}
+
+static const char *base_ident(const struct trace_device *td)
+{
+	return td->cow[0] ? td->cow : td->backing;
+}
+
+/* The images every instance shares: one per backing identity, as large as its largest device. */
+static int make_images(struct run *r, char *err, size_t errlen)
+{
+	unsigned d, e;
+
+	for (d = 0; d < r->hdr.nr_devices; d++) {
+		const char *id = base_ident(&r->hdr.devices[d]);
+		uint64_t size = 0;
+
+		for (e = 0; e < r->nr_images; e++)
+			if (!strcmp(r->images[e].ident, id))
+				break;
+		if (e < r->nr_images)
+			continue;
+		for (e = d; e < r->hdr.nr_devices; e++)
+			if (!strcmp(base_ident(&r->hdr.devices[e]), id) &&
+			    r->hdr.devices[e].size > size)
+				size = r->hdr.devices[e].size;
+		if (!new_image(r, id, size, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static struct image *image_of(struct run *r, const char *ident)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr_images; i++)
+		if (!strcmp(r->images[i].ident, ident))
+			return &r->images[i];
+	return NULL;
+}
+
+/* --- instances ----------------------------------------------------------------- */
+
+static int start_instance(struct run *r, unsigned k, char *err, size_t errlen)
+{
+	struct inst *in = &r->inst[k];
+	unsigned d;
+
+	in->memfd = memfd_create("anonsim-live", MFD_CLOEXEC);
+	if (in->memfd < 0)
+		return set_error(err, errlen, "memfd_create: %s", strerror(errno));
+	in->started = true;
+	if (ftruncate(in->memfd, (off_t)r->hdr.memory))
+		return set_error(err, errlen, "cannot size a memory file to %llu bytes: %s",
+				 (unsigned long long)r->hdr.memory, strerror(errno));
+	for (d = 0; d < r->hdr.nr_devices; d++) {
+		const struct trace_device *td = &r->hdr.devices[d];
+		struct image *cow;
+
+		in->dev[d].image = &image_of(r, base_ident(td))->im;
+		if (!td->cow[0])
+			continue;
+		cow = new_image(r, "", td->size, err, errlen);
+		if (!cow)
+			return -1;
+		in->dev[d].cow = &cow->im;
+		in->dev[d].cow_written = calloc((td->size + 4095) >> PG_SHIFT, 1);
+		if (!in->dev[d].cow_written)
+			return set_error(err, errlen, "out of memory");
+	}
+	if (resident_view_open(&in->view, in->memfd, r->hdr.memory >> PG_SHIFT, err, errlen) ||
+	    live_proc_start(&in->proc, r->path, r->s, in->memfd, in->dev,
+			    r->pressure ? cgroup_add : NULL, err, errlen))
+		return -1;
+	scratch_watch_child(in->proc.pid);
+	return 0;
+}
+
+/* Hand the events gathered so far to their process and wait for it. */
+static int flush(struct run *r, char *err, size_t errlen)
+{
+	if (!r->batch_n)
+		return 0;
+	if (live_proc_run(&r->inst[r->batch_k].proc, r->batch_n, err, errlen))
+		return -1;
+	r->batch_n = 0;
+	if (r->pressure && r->first_real_us < 0 && host_swap_outs() > r->swap_outs0)
+		r->first_real_us = (int64_t)r->last_us;
+	return 0;
+}
+
+/*
+ * What an instance costs in its cgroup before its first event (the process,
+ * its page tables and buffers): the model's fixed overhead per instance.
+ */
+static int probe_overhead(struct run *r, uint64_t *bytes, char *err, size_t errlen)
+{
+	struct live_device dev[TRACE_MAX_DEVICES];
+	struct live_proc p;
+	int64_t pages;
+	unsigned d;
+	int memfd = memfd_create("anonsim-live-probe", MFD_CLOEXEC);
+
+	if (memfd < 0)
+		return set_error(err, errlen, "memfd_create: %s", strerror(errno));
+	memset(dev, 0, sizeof(dev));
+	for (d = 0; d < r->hdr.nr_devices; d++)
+		dev[d].image = &image_of(r, base_ident(&r->hdr.devices[d]))->im;
+	if (ftruncate(memfd, (off_t)r->hdr.memory) ||
+	    live_proc_start(&p, r->path, r->s, memfd, dev, cgroup_add, err, errlen)) {
+		if (!err[0])
+			set_error(err, errlen, "cannot size a memory file: %s", strerror(errno));
+		close(memfd);
+		return -1;
+	}
+	pages = cgroup_pages();
+	live_proc_stop(&p, err, errlen);
+	close(memfd);
+	if (pages < 0)
+		return set_error(err, errlen, "cannot read the memory cgroup's usage");
+	*bytes = (uint64_t)pages * 4096;
+	return 0;
+}
+
+/* --- measuring ----------------------------------------------------------------- */
+
+static int measure(struct run *r, struct point *pt, char *err, size_t errlen)
+{
+	unsigned i;
+	int64_t n, swap;
+
+	pt->tmpfs = pt->blocks = pt->cache = 0;
+	for (i = 0; i < MAX_INSTANCES; i++) {
+		if (!r->inst[i].started)
+			continue;
+		n = resident_pages(&r->inst[i].view);
+		if (n < 0)
+			return set_error(err, errlen, "mincore: %s", strerror(errno));
+		pt->tmpfs += n;
+		pt->blocks += allocated_pages(r->inst[i].memfd);
+	}
+	for (i = 0; i < r->nr_images; i++) {
+		n = resident_pages(&r->images[i].view);
+		if (n < 0)
+			return set_error(err, errlen, "mincore: %s", strerror(errno));
+		pt->cache += n;
+	}
+	swap = r->pressure ? cgroup_swap_pages() : swap_used_pages() - r->swap0;
+	pt->swap = swap < 0 ? 0 : swap;
+	pt->swap_outs = host_swap_outs() - r->swap_outs0;
+	pt->cgroup = r->pressure ? cgroup_pages() : -1;
+	return 0;
+}
+
+static double diff_pct(double real, double model)
+{
+	return real ? 100.0 * (model - real) / real : (model ? INFINITY : 0);
+}
+
+static bool within(const struct point *pt, double tol)
+{
+	return pt->tmpfs == (int64_t)pt->m_tmpfs &&
+	       fabs(diff_pct((double)pt->cache, (double)pt->m_cache)) <= tol;
+}
+
+static void put_time(FILE *f, int64_t us)
+{
+	if (us < 0)
+		fputs(",never", f);
+	else
+		fprintf(f, ",%.6f", us / 1e6);
+}
+
+static void print_point(struct run *r, const struct point *pt)
+{
+	const struct live_opts *o = r->o;
+
+	if (o->csv) {
+		fprintf(r->out, "%s,%s,%u,%s,%.6f,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64
+			",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRId64,
+			r->path, r->s->name, o->model.copies, pt->name, pt->time_us / 1e6,
+			pt->tmpfs, pt->blocks, pt->m_tmpfs, pt->cache, pt->m_cache, pt->swap,
+			pt->m_swap, pt->swap_outs, pt->m_swap_outs, pt->cgroup);
+		put_time(r->out, pt->first_us);
+		put_time(r->out, pt->m_first_us);
+		fputc('\n', r->out);
+	} else {
+		fprintf(r->out, "  %-18s %8.3f %8" PRId64 " %8" PRIu64 " %8" PRId64 " %8" PRIu64
+			" %7" PRId64 " %7" PRIu64 " %7" PRId64 " %7" PRIu64 "%s\n", pt->name,
+			pt->time_us / 1e6, pt->tmpfs, pt->m_tmpfs, pt->cache, pt->m_cache,
+			pt->swap, pt->m_swap, pt->swap_outs, pt->m_swap_outs,
+			r->pressure || within(pt, o->cache_tolerance) ? "" : "  beyond tolerance");
+	}
+	if (!r->pressure && !within(pt, o->cache_tolerance))
+		r->beyond = true;
+}
+
+/* The model's hook: before event @ev of instance @k is applied. */
+static int observe(void *arg, unsigned k, const struct trace_event *ev,
+		   const struct host *h, char *err, size_t errlen)
+{
+	struct run *r = arg;
+
+	if (!r->inst[k].started && (flush(r, err, errlen) || start_instance(r, k, err, errlen)))
+		return EXIT_DATA;
+	if (r->batch_n && (r->batch_k != k || r->batch_n == BATCH_MAX || ev->kind == EV_PHASE) &&
+	    flush(r, err, errlen))
+		return EXIT_DATA;
+	if (ev->kind == EV_PHASE) {
+		struct point pt = { .time_us = h->now_us };
+
+		if (r->o->model.copies > 1)
+			snprintf(pt.name, sizeof(pt.name), "%u:%s", k + 1, ev->name);
+		else
+			snprintf(pt.name, sizeof(pt.name), "%s", ev->name);
+		if (measure(r, &pt, err, errlen))
+			return EXIT_DATA;
+		pt.m_tmpfs = h->pages[CAT_TMPFS];
+		pt.m_cache = h->pages[CAT_CACHE];
+		pt.m_swap = h->swap_used;
+		pt.m_swap_outs = h->swap_outs;
+		pt.first_us = r->first_real_us;
+		pt.m_first_us = h->first_swap_out_us;
+		print_point(r, &pt);
+	}
+	r->batch_k = k;
+	r->batch_n++;
+	r->last_us = h->now_us;
+	return 0;
+}
+
+/* --- the run ------------------------------------------------------------------- */
+
+static void print_head(struct run *r, int64_t ra_kb, const char *fstype)
+{
+	const struct live_opts *o = r->o;
+
+	if (o->csv) {
+		if (o->header)
+			fputs("trace,strategy,instances,point,time_s,tmpfs_pages,tmpfs_blocks_pages,"
+			      "model_tmpfs_pages,cache_pages,model_cache_pages,swap_pages,"
+			      "model_swap_pages,swap_outs,model_swap_outs,cgroup_pages,"
+			      "first_swap_out_s,model_first_swap_out_s\n", r->out);
+		return;
+	}
+	fprintf(r->out, "%s: %s, %u instance%s, disk files on %s (%s), readahead %" PRId64
+		" KiB", r->path, r->s->name, o->model.copies, o->model.copies > 1 ? "s" : "",
+		fstype, o->dir, ra_kb);
+	if (r->pressure)
+		fprintf(r->out, ", memory cgroup of %.1f MiB, swap %.1f MiB, overhead %.0f KiB"
+			" per instance", o->model.host_mem / 1048576.0, o->model.swap / 1048576.0,
+			r->overhead / 1024.0);
+	fprintf(r->out, "\n  %-18s %8s %8s %8s %8s %8s %7s %7s %7s %7s\n", "point", "trace s",
+		"tmpfs", "model", "cache", "model", "swap", "model", "swapouts", "model");
+}
+
+static void close_all(struct run *r)
+{
+	unsigned i, d;
+
+	for (i = 0; i < MAX_INSTANCES; i++) {
+		struct inst *in = &r->inst[i];
+
+		if (!in->started)
+			continue;
+		live_proc_kill(&in->proc);
+		resident_view_close(&in->view);
+		close(in->memfd);
+		for (d = 0; d < TRACE_MAX_DEVICES; d++)
+			free(in->dev[d].cow_written);
+		in->started = false;
+	}
+	scratch_forget_children();
+	for (i = 0; i < r->nr_images; i++) {
+		resident_view_close(&r->images[i].view);
+		close(r->images[i].im.fd);
+		if (r->images[i].im.dfd >= 0)
+			close(r->images[i].im.dfd);
+	}
+	r->nr_images = 0;
+	cgroup_close();		/* no process is left in it */
+	swapfile_close();
+	scratch_close();
+}
+
+int live_run(const char *path, const struct live_strategy *s,
+	     const struct live_opts *o, FILE *out, bool *beyond,
+	     char *err, size_t errlen)
+{
+	static struct run r;
+	struct replay_opts mo = o->model;
+	struct replay_result res;
+	struct trace_reader *tr;
+	char fstype[32], *paths[1] = { (char *)path };
+	int64_t ra_kb;
+	int rc = EXIT_DATA;
+	unsigned i;
+
+	*beyond = false;
+	err[0] = '\0';
+	memset(&r, 0, sizeof(r));
+	r.path = path;
+	r.s = s;
+	r.o = o;
+	r.out = out;
+	r.first_real_us = -1;
+	r.pressure = o->model.host_mem != 0;
+	if (mo.copies > MAX_INSTANCES) {
+		set_error(err, errlen, "at most %d instances live", MAX_INSTANCES);
+		return EXIT_USAGE;
+	}
+	tr = trace_open(path, err, errlen);
+	if (!tr)
+		return EXIT_DATA;
+	r.hdr = *trace_header(tr);
+	trace_close(tr);
+	if (scratch_open(o->dir, fstype, sizeof(fstype), err, errlen))
+		return EXIT_USAGE;
+	if (r.pressure && (cgroup_open(o->model.host_mem, err, errlen) ||
+			   (o->model.swap && swapfile_open(o->model.swap, err, errlen)))) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (make_images(&r, err, errlen))
+		goto out;
+	ra_kb = r.nr_images ? readahead_kb_of(r.images[0].im.fd) : 0;
+	if (ra_kb < 0) {
+		set_error(err, errlen, "%s: cannot tell the readahead window of its device", o->dir);
+		goto out;
+	}
+	if (r.pressure && !o->overhead_given && probe_overhead(&r, &mo.overhead, err, errlen))
+		goto out;
+	mo.readahead_kb = ra_kb;
+	mo.share = true;
+	mo.series = NULL;
+	mo.progress = false;
+	mo.observe = observe;
+	mo.observe_arg = &r;
+	if (!r.pressure)
+		mo.swap = 0;
+	r.overhead = mo.overhead;
+	r.swap_outs0 = host_swap_outs();
+	r.swap0 = swap_used_pages();
+	print_head(&r, ra_kb, fstype);
+
+	rc = replay_run(paths, 1, strategy_find(s->name), ANON_FIXED, &mo, &res, err, errlen);
+	if (rc)
+		goto out;
+	rc = EXIT_DATA;
+	if (flush(&r, err, errlen))
+		goto out;
+	{
+		struct point pt = { .name = "end", .time_us = res.end_us };
+
+		if (measure(&r, &pt, err, errlen))
+			goto out;
+		pt.m_tmpfs = res.final[CAT_TMPFS];
+		pt.m_cache = res.final[CAT_CACHE];
+		pt.m_swap = res.swap_final;
+		pt.m_swap_outs = res.swap_outs;
+		pt.first_us = r.first_real_us;
+		pt.m_first_us = res.first_swap_out_us;
+		print_point(&r, &pt);
+	}
+	for (i = 0; i < MAX_INSTANCES; i++)
+		if (r.inst[i].started && live_proc_stop(&r.inst[i].proc, err, errlen))
+			goto out;
+	if (r.pressure && !o->csv) {
+		fprintf(out, "  first swap-out: ");
+		if (r.first_real_us < 0)
+			fputs("real never", out);
+		else
+			fprintf(out, "real by %.3f s", r.first_real_us / 1e6);
+		if (res.first_swap_out_us < 0)
+			fputs(", model never\n", out);
+		else
+			fprintf(out, ", model %.3f s\n", res.first_swap_out_us / 1e6);
+	}
+	*beyond = r.beyond;
+	rc = EXIT_OK;
+out:
+	close_all(&r);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/*
+ * measure.h - what the running kernel says a live run costs: resident pages
+ * of a file (mincore: tmpfs pages of the memory file, page cache of an
+ * image), its allocated blocks, swap in use, and the readahead window of
+ * the device a file lives on.
+ */
+#ifndef ANONSIM_LIVE_MEASURE_H
+#define ANONSIM_LIVE_MEASURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A read-only view of a file's first @npages pages, for counting. */
+struct resident_view {
+	void *map;
+	uint64_t npages;
+	unsigned char *vec;
+};
+
+int resident_view_open(struct resident_view *v, int fd, uint64_t npages,
+		       char *err, size_t errlen);
+/* Pages of the file in memory now (mincore); -1 on failure. */
+int64_t resident_pages(const struct resident_view *v);
+void resident_view_close(struct resident_view *v);
+
+/* 4 KiB pages allocated to the file (st_blocks); -1 on failure. */
+int64_t allocated_pages(int fd);
+
+/* Swap in use on the host, in 4 KiB pages (/proc/meminfo); -1 if unknown. */
+int64_t swap_used_pages(void);
+
+/*
+ * read_ahead_kb of the block device under the file @fd (its queue in
+ * sysfs, or its whole disk's for a partition); -1 if there is none.
+ */
+int64_t readahead_kb_of(int fd);
+
+#endif

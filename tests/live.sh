@@ -1,0 +1,87 @@
+#!/bin/sh
+# anonsim live against the model: tmpfs pages equal and page cache within
+# 2 % at every phase and at the end, on the hand-made and shipped traces,
+# under every strategy that runs live; exact tmpfs figures worked out in
+# tests/live/phases.trace; the scratch files removed, also on a signal.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+"$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
+	echo "anonsim live is not built here (Linux with memfd_create and fallocate only)"
+	exit 77
+}
+mkdir "$tmp/scratch"
+phases="$top_srcdir/tests/live/phases.trace"
+
+# check_rows CSV ROWS: every row within tolerance (tmpfs equal, cache 2 %)
+check_rows() {
+	n=$(awk -F, 'NR > 1' "$1" | wc -l)
+	[ "$n" -eq "$2" ] || fail "$1: $n rows, expected $2"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i }
+	NR > 1 {
+		t = $k["tmpfs_pages"]; mt = $k["model_tmpfs_pages"]
+		c = $k["cache_pages"]; mc = $k["model_cache_pages"]
+		d = c ? (mc - c) / c : (mc ? 1 : 0); if (d < 0) d = -d
+		if (t != mt || d > 0.02)
+			printf "%s %s %s: tmpfs %s (model %s), cache %s (model %s)\n",
+				$1, $2, $k["point"], t, mt, c, mc }' "$1" >"$tmp/beyond"
+	[ -s "$tmp/beyond" ] && fail "real and model apart: $(cat "$tmp/beyond")"
+}
+
+# the worked-out figures, every strategy, 3 phases + the end each
+expect_status 0 "$ANONSIM" live --csv -d "$tmp/scratch" "$phases"
+printf '%s\n' "$out" >"$tmp/phases.csv"
+check_rows "$tmp/phases.csv" 16
+got=$(awk -F, 'NR > 1 { printf "%s/%s=%s ", $2, $4, $6 }' "$tmp/phases.csv")
+want="read-copy/one=7 read-copy/two=10 read-copy/three=10 read-copy/end=10 \
+punch/one=3 punch/two=4 punch/three=5 punch/end=5 \
+free-hint/one=7 free-hint/two=10 free-hint/three=8 free-hint/end=8 \
+odirect/one=7 odirect/two=10 odirect/three=10 odirect/end=10 "
+[ "$got" = "$want" ] || fail "tmpfs pages: $got"
+awk -F, '$2 == "odirect" && $9 != 0 { exit 1 }' "$tmp/phases.csv" ||
+	fail "odirect left page cache behind"
+
+# the other hand-made traces (the end only) and the shipped ones
+for t in "$top_srcdir"/tests/replay/*.trace; do
+	expect_status 0 "$ANONSIM" live --csv -d "$tmp/scratch" "$t"
+	printf '%s\n' "$out" >"$tmp/hand.csv"
+	check_rows "$tmp/hand.csv" 4
+done
+for t in "$top_srcdir"/traces/*.trace.gz; do
+	phases_in=$("$ANONSIM" trace stat "$t" | sed -n 's/^  phase: //p')
+	expect_status 0 "$ANONSIM" live --csv -d "$tmp/scratch" "$t"
+	printf '%s\n' "$out" >"$tmp/shipped.csv"
+	check_rows "$tmp/shipped.csv" $((4 * (phases_in + 1)))
+done
+[ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left: $(ls "$tmp/scratch")"
+
+# a signal ends a run at once and takes its files with it
+build="$top_srcdir/traces/debian-build-128M.trace.gz"
+"$ANONSIM" live -d "$tmp/scratch" "$build" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ -z "$(ls "$tmp/scratch")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -n "$(ls "$tmp/scratch")" ] || fail "no scratch directory appeared"
+kill -TERM $pid
+wait $pid
+status=$?
+[ $status -eq 143 ] || fail "SIGTERM: exit status $status, expected 143"
+[ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left after SIGTERM: $(ls -R "$tmp/scratch")"
+
+# what cannot run, and bad input
+expect_status 1 "$ANONSIM" live -s devanon "$phases"
+expect_match "$err" "live: --strategy 'devanon' cannot run live: it needs the /dev/anon driver"
+expect_status 1 "$ANONSIM" live -s swap-all "$phases"
+expect_match "$err" "live: --strategy 'swap-all': expected strategies named in --help"
+expect_status 1 "$ANONSIM" live --cache-tolerance nan "$phases"
+expect_match "$err" "live: --cache-tolerance 'nan': expected a percentage"
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	expect_status 1 "$ANONSIM" live -d /dev/shm "$phases"
+	expect_match "$err" "/dev/shm is a tmpfs: its files have no page cache of their own"
+fi
+expect_status 2 "$ANONSIM" live -d "$tmp/scratch" "$tmp/missing.trace"
+expect_match "$err" 'missing.trace: No such file or directory'
+expect_status 2 "$ANONSIM" live -d "$tmp/scratch" \
+	"$top_srcdir/tests/traces/corrupt/truncated-record.atr"
+expect_match "$err" 'truncated-record.atr: record'
+[ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left after errors: $(ls "$tmp/scratch")"
+finish
