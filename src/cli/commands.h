@@ -22,5 +22,6 @@ int cmd_reproduce(int argc, char **argv);
 int cmd_trace_gen(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_density(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 #endif
