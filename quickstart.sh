@@ -12,9 +12,11 @@ cd "$(dirname "$0")"
 
 # Build tools, libraries, and what the tests exercise when present
 # (gnuplot for plots, clang for the fuzzer, user-mode-linux and the
-# image tools for the recording smoke test).
+# image tools for the recording smoke test, GNU parallel and jq for the
+# sweep's job test).
 PACKAGES="build-essential autoconf automake pkg-config check zlib1g-dev
-gnuplot-nox clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static"
+gnuplot-nox clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static
+parallel jq"
 
 missing_packages() {
 	for p in $PACKAGES; do

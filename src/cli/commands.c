@@ -11,6 +11,7 @@ const struct command commands[] = {
 	{ "trace", "check, describe, convert and print traces", cmd_trace },
 	{ "replay", "replay traces through the host model, per strategy", cmd_replay },
 	{ "density", "how many instances fit on a host before it swaps, per strategy", cmd_density },
+	{ "sweep", "replay every combination of traces and parameters, here or as jobs", cmd_sweep },
 	{ "reproduce", "reproduce the published 2004 figures and compare real traces", cmd_reproduce },
 	{ "fidelity", "compare the model with the footprint recorded in real traces", cmd_fidelity },
 #ifdef HAVE_LIVE

@@ -1,0 +1,473 @@
+/*
+ * cmd_sweep.c - "anonsim sweep": every combination of the parameter values
+ * given, on all cores; or as job command lines for GNU parallel or a Slurm
+ * job array (--emit-jobs), one combination each (--job), whose parts merge
+ * (--merge) into the same file one process writes.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/host_options.h"
+#include "cli/output_file.h"
+#include "cli/sweep.h"
+#include "util/util.h"
+
+#define MAX_PASSED 64
+
+static void sweep_usage(FILE *f)
+{
+	fputs("Usage: anonsim sweep [OPTIONS] TRACE...\n"
+	      "       anonsim sweep --emit-jobs DIR [OPTIONS] TRACE...\n"
+	      "       anonsim sweep --merge [-o FILE] [--json] PART...\n"
+	      "\n"
+	      "Replay every combination of the values given (each TRACE, and each\n"
+	      "value of the lists below) and write one CSV row per combination: its\n"
+	      "number and parameters, then the figures of \"anonsim replay --csv\n"
+	      "--pages\".  Lists are comma-separated, e.g. -m 256M,512M,1G.\n"
+	      "\n"
+	      "Options taking lists:\n"
+	      "  -s, --strategy LIST   strategies, or \"all\" (default: all)\n"
+	      "  -m, --host-mem LIST   host memory; 0 is unlimited (default: 0)\n"
+	      "      --swap LIST       swap device size (default: 1G)\n"
+	      "      --policy LIST     modern, 2.4 (default: modern)\n"
+	      "      --readahead LIST  windows in KiB, or \"trace\": the window each\n"
+	      "                        trace recorded (default: trace)\n"
+	      "  -n, --instances LIST  copies of the trace (default: 1)\n"
+	      "Options every combination shares: --variant, --overhead, --stagger,\n"
+	      "--no-share, --geometry, --check, --recount-every, as in \"anonsim replay\".\n"
+	      "\n"
+	      "Running:\n"
+	      "  -j, --jobs N          replays at once (default: the online CPUs)\n"
+	      "  -o, --output FILE     write to FILE (complete or not at all)\n"
+	      "      --csv | --json    CSV (the default) or one JSON array\n"
+	      "  -q, --quiet           no progress line\n"
+	      "      --emit-jobs DIR   run nothing: write DIR/jobs.txt, one command line\n"
+	      "                        per combination writing DIR/part-K.csv, for GNU\n"
+	      "                        parallel (parallel < DIR/jobs.txt, or with\n"
+	      "                        --sshlogin across hosts), and DIR/sweep.sbatch,\n"
+	      "                        a Slurm job array running the same lines\n"
+	      "      --anonsim CMD     the anonsim the job lines run (default: this one)\n"
+	      "      --job K           run combination K (from 0) alone, CSV with header\n"
+	      "      --merge           join PART files (CSV of jobs) in combination order:\n"
+	      "                        the file the sweep writes in one process\n"
+	      "  -h, --help            this help\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 usage error, 2 bad trace or part, 3 simulator\n"
+	      "failure (--check).\n", f);
+}
+
+enum {
+	O_JOBS_DIR = HOST_O_END, O_JOB, O_MERGE, O_CSV, O_JSON, O_ANONSIM,
+};
+
+static const struct option sweep_options[] = {
+	HOST_LONG_OPTIONS,
+	{ "instances", required_argument, NULL, 'n' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "csv", no_argument, NULL, O_CSV },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "emit-jobs", required_argument, NULL, O_JOBS_DIR },
+	{ "anonsim", required_argument, NULL, O_ANONSIM },
+	{ "job", required_argument, NULL, O_JOB },
+	{ "merge", no_argument, NULL, O_MERGE },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* The long name of option @c, for the job lines. */
+static const char *long_name(int c)
+{
+	const struct option *o;
+
+	for (o = sweep_options; o->name; o++)
+		if (o->val == c)
+			return o->name;
+	return NULL;
+}
+
+static bool takes_arg(int c)
+{
+	const struct option *o;
+
+	for (o = sweep_options; o->name; o++)
+		if (o->val == c)
+			return o->has_arg != no_argument;
+	return false;
+}
+
+struct passed {
+	const char *name, *arg;		/* arg NULL: a flag */
+};
+
+/*
+ * A list option: each comma-separated item through the host option parser
+ * (its checks and messages), into the grid; *@count values taken.
+ */
+static int parse_list(struct sweep_grid *g, int c, const char *list, unsigned *count)
+{
+	char buf[1024], *tok, *save;
+
+	if (strlen(list) >= sizeof(buf))
+		return bad_option_value("sweep", long_name(c), list, "a shorter list");
+	snprintf(buf, sizeof(buf), "%s", list);
+	*count = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct host_cli one = g->base;
+		uint64_t v;
+		int rc;
+
+		if (*count == SWEEP_MAX_VALUES)
+			return bad_option_value("sweep", long_name(c), list,
+						"at most 64 values");
+		if (c == 'n') {
+			if (parse_uint(tok, 4096, &v) || !v)
+				return bad_option_value("sweep", "--instances", tok,
+							"a number from 1 to 4096");
+			g->copies[(*count)++] = (unsigned)v;
+			continue;
+		}
+		if (c == HOST_O_RA && !strcmp(tok, "trace")) {
+			g->ra[(*count)++] = -1;
+			continue;
+		}
+		rc = host_cli_option(&one, c, tok, "sweep");
+		if (rc)
+			return rc;
+		switch (c) {
+		case 'm':
+			g->mem[(*count)++] = one.o.host_mem;
+			break;
+		case HOST_O_SWAP:
+			g->swap[(*count)++] = one.o.swap;
+			break;
+		case HOST_O_POLICY:
+			g->policy[(*count)++] = one.o.policy;
+			break;
+		case HOST_O_RA:
+			g->ra[(*count)++] = one.o.readahead_kb;
+			break;
+		case 's':
+			(*count)++;	/* expanded by variant once all options are in */
+			break;
+		}
+	}
+	if (!*count)
+		return bad_option_value("sweep", long_name(c), list, "a list of values");
+	return 0;
+}
+
+/* A word for sh: single-quoted unless it needs nothing. */
+static void shell_word(FILE *f, const char *w)
+{
+	if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789-_./=:,+") == strlen(w)) {
+		fputs(w, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *w; w++) {
+		if (*w == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*w, f);
+	}
+	fputc('\'', f);
+}
+
+static int emit_jobs(const char *dir, const char *anonsim, const struct passed *pass,
+		     unsigned npass, char *const *traces, unsigned ntraces, uint64_t total)
+{
+	char path[4096];
+	struct output_file jobs, batch;
+	uint64_t k;
+	unsigned i;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		msg("sweep: --emit-jobs %s: %s", dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/jobs.txt", dir);
+	if (output_open(&jobs, path))
+		return EXIT_USAGE;
+	for (k = 0; k < total; k++) {
+		char part[4200];
+
+		shell_word(jobs.f, anonsim);
+		fprintf(jobs.f, " sweep --job %" PRIu64, k);
+		for (i = 0; i < npass; i++) {
+			fprintf(jobs.f, " --%s", pass[i].name);
+			if (pass[i].arg) {
+				fputc(' ', jobs.f);
+				shell_word(jobs.f, pass[i].arg);
+			}
+		}
+		snprintf(part, sizeof(part), "%s/part-%06" PRIu64 ".csv", dir, k);
+		fputs(" -o ", jobs.f);
+		shell_word(jobs.f, part);
+		fputs(" --", jobs.f);
+		for (i = 0; i < ntraces; i++) {
+			fputc(' ', jobs.f);
+			shell_word(jobs.f, traces[i]);
+		}
+		fputc('\n', jobs.f);
+	}
+	if (output_commit(&jobs))
+		return EXIT_DATA;
+	snprintf(path, sizeof(path), "%s/sweep.sbatch", dir);
+	if (output_open(&batch, path))
+		return EXIT_USAGE;
+	fprintf(batch.f,
+		"#!/bin/sh\n"
+		"# A Slurm job array of the sweep: task K runs line K + 1 of jobs.txt.\n"
+		"#   sbatch %s/sweep.sbatch\n"
+		"# then: anonsim sweep --merge -o sweep.csv %s/part-*.csv\n"
+		"#SBATCH --job-name=anonsim-sweep\n"
+		"#SBATCH --array=0-%" PRIu64 "\n"
+		"#SBATCH --ntasks=1\n"
+		"line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" ", dir, dir, total - 1);
+	shell_word(batch.f, dir);
+	fputs("/jobs.txt)\nexec sh -c \"$line\"\n", batch.f);
+	if (output_commit(&batch))
+		return EXIT_DATA;
+	fprintf(stderr, "sweep: %" PRIu64 " jobs in %s/jobs.txt; run them with\n"
+		"  parallel < %s/jobs.txt     (or: sbatch %s/sweep.sbatch)\n"
+		"then: anonsim sweep --merge -o sweep.csv %s/part-*.csv\n",
+		total, dir, dir, dir, dir);
+	return EXIT_OK;
+}
+
+static int write_rows(const char *out_path, bool json, char *const *rows, uint64_t n)
+{
+	struct output_file of;
+	FILE *f = stdout;
+	uint64_t i;
+
+	if (out_path) {
+		if (output_open(&of, out_path))
+			return EXIT_USAGE;
+		f = of.f;
+	}
+	if (json) {
+		sweep_json(f, rows, n);
+	} else {
+		sweep_csv_header(f);
+		for (i = 0; i < n; i++)
+			fputs(rows[i], f);
+	}
+	if (out_path)
+		return output_commit(&of) ? EXIT_DATA : EXIT_OK;
+	if (fflush(stdout) || ferror(stdout)) {
+		msg("sweep: writing the results failed");
+		return EXIT_DATA;
+	}
+	return EXIT_OK;
+}
+
+static const char *this_anonsim(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+
+	if (n <= 0)
+		return "anonsim";
+	buf[n] = '\0';
+	return buf;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	static struct sweep_grid g;
+	struct passed pass[MAX_PASSED];
+	const char *out_path = NULL, *jobs_dir = NULL, *anonsim = NULL;
+	char exe[4096], err[1024];
+	bool json = false, merge = false, quiet = false;
+	unsigned npass = 0, jobs = online_cpus(), *count;
+	int64_t job = -1;
+	uint64_t v, total, i;
+	const char *strategy_list = NULL;
+	unsigned nstrategies = 0;
+	char **rows;
+	int c, rc;
+
+	memset(&g, 0, sizeof(g));
+	host_cli_init(&g.base);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, HOST_SHORT_OPTIONS "n:j:o:qh",
+				sweep_options, NULL)) != -1) {
+		count = NULL;
+		switch (c) {
+		case 's':
+			strategy_list = optarg;
+			count = &nstrategies;
+			break;
+		case 'm':
+			count = &g.nmem;
+			break;
+		case HOST_O_SWAP:
+			count = &g.nswap;
+			break;
+		case HOST_O_POLICY:
+			count = &g.npolicy;
+			break;
+		case HOST_O_RA:
+			count = &g.nra;
+			break;
+		case 'n':
+			count = &g.ncopies;
+			break;
+		}
+		if (count) {
+			if ((rc = parse_list(&g, c, optarg, count)))
+				return rc;
+		} else if ((rc = host_cli_option(&g.base, c, optarg, "sweep")) > 0) {
+			return rc;
+		} else if (rc < 0) {
+			switch (c) {
+			case 'j':
+				if (parse_uint(optarg, 64, &v) || !v)
+					return bad_option_value("sweep", "--jobs", optarg,
+								"a number from 1 to 64");
+				jobs = (unsigned)v;
+				continue;
+			case 'o':
+				out_path = optarg;
+				continue;
+			case O_CSV:
+				json = false;
+				continue;
+			case O_JSON:
+				json = true;
+				continue;
+			case 'q':
+				quiet = true;
+				continue;
+			case O_JOBS_DIR:
+				jobs_dir = optarg;
+				continue;
+			case O_ANONSIM:
+				anonsim = optarg;
+				continue;
+			case O_JOB:
+				if (parse_uint(optarg, INT64_MAX, &v))
+					return bad_option_value("sweep", "--job", optarg,
+								"a combination number from 0");
+				job = (int64_t)v;
+				continue;
+			case O_MERGE:
+				merge = true;
+				continue;
+			case 'h':
+				sweep_usage(stdout);
+				return EXIT_OK;
+			default:
+				msg("sweep: see anonsim sweep --help");
+				return EXIT_USAGE;
+			}
+		}
+		/* a grid or host option: the job lines repeat it */
+		if (npass == MAX_PASSED) {
+			msg("sweep: more than %d options", MAX_PASSED);
+			return EXIT_USAGE;
+		}
+		pass[npass++] = (struct passed){ long_name(c), takes_arg(c) ? optarg : NULL };
+	}
+	if (optind >= argc) {
+		msg("sweep: no %s given (see anonsim sweep --help)", merge ? "part" : "trace");
+		return EXIT_USAGE;
+	}
+	if ((merge + (jobs_dir != NULL) + (job >= 0)) > 1) {
+		msg("sweep: --merge, --emit-jobs and --job exclude one another");
+		return EXIT_USAGE;
+	}
+	if (merge) {
+		uint64_t n;
+
+		rc = sweep_merge(argv + optind, (unsigned)(argc - optind), &rows, &n,
+				 err, sizeof(err));
+		if (rc) {
+			msg("sweep: %s", err);
+			return rc;
+		}
+		rc = write_rows(out_path, json, rows, n);
+		for (i = 0; i < n; i++)
+			free(rows[i]);
+		free(rows);
+		return rc;
+	}
+
+	/* the defaults of lists not given */
+	if (strategy_list) {
+		char buf[1024], *tok, *save;
+
+		snprintf(buf, sizeof(buf), "%s", strategy_list);
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			struct host_cli one = g.base;
+
+			one.strategy = tok;
+			g.nruns += host_cli_runs(&one, g.runs + g.nruns,
+						 HOST_CLI_MAX_RUNS - g.nruns);
+		}
+	} else {
+		g.nruns = host_cli_runs(&g.base, g.runs, HOST_CLI_MAX_RUNS);
+	}
+	if (!g.nmem)
+		g.mem[g.nmem++] = 0;
+	if (!g.nswap)
+		g.swap[g.nswap++] = g.base.o.swap;
+	if (!g.npolicy)
+		g.policy[g.npolicy++] = g.base.o.policy;
+	if (!g.nra)
+		g.ra[g.nra++] = -1;
+	if (!g.ncopies)
+		g.copies[g.ncopies++] = 1;
+	g.traces = argv + optind;
+	g.ntraces = (unsigned)(argc - optind);
+	for (i = 0; i < g.ntraces; i++)
+		if (strpbrk(g.traces[i], ",\"\n")) {
+			msg("sweep: %s: a trace name with a comma, quote or newline cannot go in a CSV row",
+			    g.traces[i]);
+			return EXIT_USAGE;
+		}
+	total = sweep_size(&g);
+	if (!total) {
+		msg("sweep: no combination to run");
+		return EXIT_USAGE;
+	}
+
+	if (jobs_dir)
+		return emit_jobs(jobs_dir, anonsim ? anonsim : this_anonsim(exe, sizeof(exe)),
+				 pass, npass, g.traces, g.ntraces, total);
+	if (job >= 0 && (uint64_t)job >= total) {
+		msg("sweep: --job %" PRId64 ": the grid has combinations 0 to %" PRIu64,
+		    job, total - 1);
+		return EXIT_USAGE;
+	}
+	rows = calloc(total, sizeof(*rows));
+	if (!rows) {
+		msg("sweep: out of memory for %" PRIu64 " rows", total);
+		return EXIT_INTERNAL;
+	}
+	if (job >= 0)
+		rc = sweep_run(&g, (uint64_t)job, 1, 1, false, rows, err, sizeof(err));
+	else
+		rc = sweep_run(&g, 0, total, jobs, !quiet && isatty(STDERR_FILENO), rows,
+			       err, sizeof(err));
+	if (rc)
+		msg("%s", err);
+	else
+		rc = write_rows(out_path, json, rows, job >= 0 ? 1 : total);
+	for (i = 0; i < total; i++)
+		free(rows[i]);
+	free(rows);
+	return rc;
+}

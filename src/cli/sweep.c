@@ -1,0 +1,390 @@
+/*
+ * sweep.c - the grid of a sweep, its replays on threads, its rows, and the
+ * merge of rows that jobs wrote apart.
+ *
+ * A row is the combination's parameters followed by the row "anonsim
+ * replay --csv --pages" prints for it, taken from report_csv itself, so the
+ * two commands never disagree on a figure or its format.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/report.h"
+#include "cli/sweep.h"
+#include "model/replay.h"
+#include "util/util.h"
+
+static const char *const param_header = "combo,trace,host_mem_bytes,swap_bytes,policy,readahead_kb,";
+
+uint64_t sweep_size(const struct sweep_grid *g)
+{
+	return (uint64_t)g->ntraces * g->nmem * g->nswap * g->npolicy * g->nra *
+	       g->ncopies * g->nruns;
+}
+
+/* report_csv's output for @r (n results): its header line, or its rows. */
+static char *report_text(const struct replay_result *r, unsigned n, bool header)
+{
+	char *buf = NULL, *nl;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	report_csv(m, r, n, true);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	nl = strchr(buf, '\n');
+	if (!nl) {
+		free(buf);
+		return NULL;
+	}
+	if (header) {
+		nl[1] = '\0';
+		return buf;
+	}
+	memmove(buf, nl + 1, strlen(nl + 1) + 1);
+	return buf;
+}
+
+void sweep_csv_header(FILE *f)
+{
+	char *h = report_text(NULL, 0, true);
+
+	fprintf(f, "%s%s", param_header, h ? h : "\n");
+	free(h);
+}
+
+char *sweep_row(const struct sweep_grid *g, uint64_t k, int *rc, char *err,
+		size_t errlen)
+{
+	struct replay_opts o = g->base.o;
+	const struct strategy_run *run;
+	struct replay_result res;
+	char *paths[1], *rep, *row = NULL;
+	size_t len = 0;
+	uint64_t r = k;
+	FILE *m;
+
+	run = &g->runs[r % g->nruns];
+	r /= g->nruns;
+	o.copies = g->copies[r % g->ncopies];
+	r /= g->ncopies;
+	o.readahead_kb = g->ra[r % g->nra];
+	r /= g->nra;
+	o.policy = g->policy[r % g->npolicy];
+	r /= g->npolicy;
+	o.swap = g->swap[r % g->nswap];
+	r /= g->nswap;
+	o.host_mem = g->mem[r % g->nmem];
+	r /= g->nmem;
+	paths[0] = g->traces[r];
+	o.series = NULL;
+	o.progress = false;
+
+	*rc = replay_run(paths, 1, run->s, run->v, &o, &res, err, errlen);
+	if (*rc)
+		return NULL;
+	if (replay_failed(&res)) {
+		*rc = EXIT_INTERNAL;
+		set_error(err, errlen, "combination %" PRIu64 " (%s, %s): simulator failure: %s",
+			  k, paths[0], res.label, res.find.first_other);
+		return NULL;
+	}
+	rep = report_text(&res, 1, false);
+	m = open_memstream(&row, &len);
+	if (!rep || !m) {
+		free(rep);
+		if (m)
+			fclose(m);
+		free(row);
+		*rc = EXIT_INTERNAL;
+		set_error(err, errlen, "out of memory for a row");
+		return NULL;
+	}
+	fprintf(m, "%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%s,", k, paths[0], o.host_mem,
+		o.swap, o.policy == RECLAIM_24 ? "2.4" : "modern");
+	if (o.readahead_kb < 0)
+		fputs("trace,", m);
+	else
+		fprintf(m, "%" PRId64 ",", o.readahead_kb);
+	fputs(rep, m);
+	free(rep);
+	if (fclose(m)) {
+		free(row);
+		*rc = EXIT_INTERNAL;
+		set_error(err, errlen, "out of memory for a row");
+		return NULL;
+	}
+	return row;
+}
+
+/* --- on threads ----------------------------------------------------------------- */
+
+struct pool {
+	const struct sweep_grid *g;
+	uint64_t first, n, next, done;
+	char **rows;
+	bool progress;
+	pthread_mutex_t lock;
+	int rc;			/* of the failed combination with the smallest index */
+	uint64_t failed_at;
+	char err[1024];
+};
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		char err[1024];
+		uint64_t i;
+		char *row;
+		int rc = 0;
+
+		pthread_mutex_lock(&p->lock);
+		i = p->next;
+		if (i >= p->n || p->rc) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		p->next++;
+		pthread_mutex_unlock(&p->lock);
+
+		row = sweep_row(p->g, p->first + i, &rc, err, sizeof(err));
+
+		pthread_mutex_lock(&p->lock);
+		p->rows[i] = row;
+		if (!row && (!p->rc || i < p->failed_at)) {
+			p->rc = rc;
+			p->failed_at = i;
+			snprintf(p->err, sizeof(p->err), "%s", err);
+		}
+		p->done++;
+		if (p->progress)
+			fprintf(stderr, "\rsweep: %" PRIu64 " of %" PRIu64 " replays", p->done, p->n);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+int sweep_run(const struct sweep_grid *g, uint64_t first, uint64_t n, unsigned jobs,
+	      bool progress, char **rows, char *err, size_t errlen)
+{
+	struct pool p = { .g = g, .first = first, .n = n, .rows = rows,
+			  .progress = progress };
+	pthread_t tid[64];
+	unsigned t, started = 0;
+
+	pthread_mutex_init(&p.lock, NULL);
+	if (jobs > 64)
+		jobs = 64;
+	for (t = 1; t < jobs && t < n; t++)
+		if (!pthread_create(&tid[started], NULL, worker, &p))
+			started++;
+	worker(&p);	/* the calling thread works too */
+	for (t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&p.lock);
+	if (progress)
+		fputs("\r\033[K", stderr);
+	if (p.rc)
+		snprintf(err, errlen, "%s", p.err);
+	return p.rc;
+}
+
+/* --- JSON ---------------------------------------------------------------------- */
+
+/* A field that reads as a number whole goes out bare, anything else quoted. */
+static void json_value(FILE *f, const char *v, size_t len)
+{
+	char buf[64], *end;
+	size_t i;
+
+	if (len && len < sizeof(buf)) {
+		memcpy(buf, v, len);
+		buf[len] = '\0';
+		strtod(buf, &end);
+		if (*end == '\0' && strspn(buf, "0123456789.-+eE") == len) {
+			fputs(buf, f);
+			return;
+		}
+	}
+	fputc('"', f);
+	for (i = 0; i < len; i++) {
+		if (v[i] == '"' || v[i] == '\\')
+			fputc('\\', f);
+		fputc(v[i], f);
+	}
+	fputc('"', f);
+}
+
+void sweep_json(FILE *f, char *const *rows, uint64_t n)
+{
+	char *hdr = NULL, *keys[128];
+	size_t len = 0;
+	unsigned nkeys = 0, k;
+	uint64_t i;
+	FILE *m = open_memstream(&hdr, &len);
+	char *save, *tok;
+
+	if (m) {
+		sweep_csv_header(m);
+		fclose(m);
+	}
+	if (hdr) {
+		hdr[strcspn(hdr, "\n")] = '\0';
+		for (tok = strtok_r(hdr, ",", &save); tok && nkeys < 128;
+		     tok = strtok_r(NULL, ",", &save))
+			keys[nkeys++] = tok;
+	}
+	fputs("[\n", f);
+	for (i = 0; i < n; i++) {
+		const char *p = rows[i];
+
+		fputs("  {", f);
+		for (k = 0; k < nkeys && *p && *p != '\n'; k++) {
+			size_t flen = strcspn(p, ",\n");
+
+			fprintf(f, "%s\"%s\": ", k ? ", " : "", keys[k]);
+			json_value(f, p, flen);
+			p += flen;
+			if (*p == ',')
+				p++;
+		}
+		fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+	}
+	fputs("]\n", f);
+	free(hdr);
+}
+
+/* --- merging parts --------------------------------------------------------------- */
+
+struct keyed {
+	uint64_t combo;
+	char *row;
+	const char *file;
+	unsigned line;
+};
+
+static int by_combo(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	return x->combo < y->combo ? -1 : x->combo > y->combo;
+}
+
+int sweep_merge(char *const *paths, unsigned n, char ***rows, uint64_t *nrows,
+		char *err, size_t errlen)
+{
+	char *hdr = NULL, *line = NULL;
+	size_t hlen = 0, cap = 0;
+	struct keyed *v = NULL;
+	uint64_t nv = 0, vcap = 0, i;
+	FILE *m = open_memstream(&hdr, &hlen);
+	int rc = EXIT_DATA;
+	unsigned f;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (!m) {
+		set_error(err, errlen, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	sweep_csv_header(m);
+	fclose(m);
+	for (f = 0; f < n; f++) {
+		FILE *in = fopen(paths[f], "r");
+		unsigned ln = 0;
+		ssize_t got;
+
+		if (!in) {
+			set_error(err, errlen, "%s: %s", paths[f], strerror(errno));
+			goto out;
+		}
+		while ((got = getline(&line, &cap, in)) > 0) {
+			char *end;
+			uint64_t combo;
+
+			ln++;
+			if (ln == 1) {
+				if (strcmp(line, hdr)) {
+					set_error(err, errlen,
+						  "%s:1: not a part of this sweep (its header differs)",
+						  paths[f]);
+					fclose(in);
+					goto out;
+				}
+				continue;
+			}
+			combo = strtoull(line, &end, 10);
+			if (end == line || *end != ',' || line[got - 1] != '\n') {
+				set_error(err, errlen, "%s:%u: not a sweep row", paths[f], ln);
+				fclose(in);
+				goto out;
+			}
+			if (nv == vcap) {
+				struct keyed *nvp = realloc(v, (vcap ? vcap * 2 : 64) * sizeof(*v));
+
+				if (!nvp) {
+					set_error(err, errlen, "out of memory");
+					fclose(in);
+					goto out;
+				}
+				v = nvp;
+				vcap = vcap ? vcap * 2 : 64;
+			}
+			v[nv] = (struct keyed){ combo, strdup(line), paths[f], ln };
+			if (!v[nv++].row) {
+				set_error(err, errlen, "out of memory");
+				fclose(in);
+				goto out;
+			}
+		}
+		if (ferror(in) || ln == 0) {
+			set_error(err, errlen, "%s: %s", paths[f],
+				  ln ? "read error" : "empty: not a part of this sweep");
+			fclose(in);
+			goto out;
+		}
+		fclose(in);
+	}
+	qsort(v, nv, sizeof(*v), by_combo);
+	for (i = 0; i < nv; i++) {
+		if (v[i].combo != i) {
+			if (v[i].combo < i)
+				set_error(err, errlen, "%s:%u: combination %" PRIu64
+					  " again (also in %s:%u)", v[i].file, v[i].line,
+					  v[i].combo, v[i - 1].file, v[i - 1].line);
+			else
+				set_error(err, errlen, "combination %" PRIu64
+					  " is in no part given", i);
+			goto out;
+		}
+	}
+	*rows = malloc((nv ? nv : 1) * sizeof(**rows));
+	if (!*rows) {
+		set_error(err, errlen, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < nv; i++) {
+		(*rows)[i] = v[i].row;
+		v[i].row = NULL;
+	}
+	*nrows = nv;
+	rc = 0;
+out:
+	for (i = 0; i < nv; i++)
+		free(v[i].row);
+	free(v);
+	free(line);
+	free(hdr);
+	return rc;
+}
