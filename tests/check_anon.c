@@ -403,6 +403,49 @@ START_TEST(test_defect_index_unchecked_fixed)
 }
 END_TEST
 
+/* ---- fixed: an mmap and fault while munmap has the lock dropped ---------- */
+
+/* Another CPU maps page @arg again and faults it in: it is in the page cache. */
+static void racer_map_fault(void *arg)
+{
+	unsigned long idx = *(unsigned long *)arg;
+
+	ck_assert_int_eq(anon_mmap(&ai, idx, 1), 0);
+	fake_set(&fp, idx, 1, 1);
+}
+
+/*
+ * Pages 3 and 4 mapped once; munmap(3, 2) takes both counts to zero.  At the
+ * first unlock inside munmap (where fixed drops the lock to take page 3's
+ * page lock) page 3 is mapped and faulted again.  Page 3 must stay in the
+ * page cache with count 1; page 4 is reclaimed.
+ */
+START_TEST(test_fixed_munmap_race_window)
+{
+	unsigned long racing = 3;
+
+	start(ANON_FIXED);
+	fake_set(&fp, 3, 1, 1);
+	fake_set(&fp, 4, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 3, 2), 0);
+	ctx.unlock_racer = racer_map_fault;
+	ctx.unlock_racer_arg = &racing;
+	ck_assert_uint_eq(anon_munmap(&ai, 3, 2), 1);
+	ck_assert_ptr_null(ctx.unlock_racer);		/* the racer ran */
+	ck_assert_uint_eq(anon_map_count(&ai, 3), 1);
+	ck_assert_int_eq(fake_resident(&fp, 3), 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 4), 0);
+	ck_assert_int_eq(fake_resident(&fp, 4), 0);
+	ck_assert_uint_eq(ai.reclaimed, 1);
+	ck_assert_uint_eq(ctx.warnings + ctx.lock_errors + ctx.unlocked_walks, 0);
+	ck_assert_int_eq(ai.shm.lock.held, 0);
+	/* the racer's mapping goes: now page 3 is reclaimed */
+	ck_assert_uint_eq(anon_munmap(&ai, 3, 1), 1);
+	ck_assert_int_eq(fake_resident(&fp, 3), 0);
+	no_defects();
+}
+END_TEST
+
 /* ---- fixed: balanced mapping, teardown clean ------------------------------ */
 
 START_TEST(test_fixed_teardown_clean)
@@ -453,6 +496,7 @@ static Suite *anon_suite(void)
 	tcase_add_test(tc, test_defect_swapped_not_updated_fixed);
 	tcase_add_test(tc, test_defect_index_unchecked_posted);
 	tcase_add_test(tc, test_defect_index_unchecked_fixed);
+	tcase_add_test(tc, test_fixed_munmap_race_window);
 	tcase_add_test(tc, test_fixed_teardown_clean);
 	suite_add_tcase(s, tc);
 	return s;

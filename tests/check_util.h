@@ -34,7 +34,7 @@ static inline unsigned long held_total(void)
 #define FAKE_MAX 32
 struct fake_pages {
 	unsigned long index[FAKE_MAX];
-	unsigned char resident[FAKE_MAX], mapped[FAKE_MAX];
+	unsigned char resident[FAKE_MAX], mapped[FAKE_MAX], locked[FAKE_MAX];
 	unsigned int n;
 };
 
@@ -57,6 +57,7 @@ static inline void fake_set(struct fake_pages *fp, unsigned long index,
 		ck_assert_uint_lt(fp->n, FAKE_MAX);
 		i = (int)fp->n++;
 		fp->index[i] = index;
+		fp->locked[i] = 0;
 	}
 	fp->resident[i] = (unsigned char)resident;
 	fp->mapped[i] = (unsigned char)mapped;
@@ -88,8 +89,31 @@ static inline bool fake_remove_page(void *priv, unsigned long index)
 	return was;
 }
 
+static inline bool fake_lock_page(void *priv, unsigned long index)
+{
+	struct fake_pages *fp = priv;
+	int i = fake_find(fp, index);
+
+	if (i < 0 || !fp->resident[i])
+		return false;
+	ck_assert_msg(!fp->locked[i], "page %lu locked twice", index);
+	fp->locked[i] = 1;
+	return true;
+}
+
+static inline void fake_unlock_page(void *priv, unsigned long index)
+{
+	struct fake_pages *fp = priv;
+	int i = fake_find(fp, index);
+
+	ck_assert_msg(i >= 0 && fp->locked[i], "page %lu not locked", index);
+	fp->locked[i] = 0;
+}
+
 static const struct shmem_page_ops fake_pops = {
 	.pte_present = fake_pte_present,
+	.lock_page = fake_lock_page,
+	.unlock_page = fake_unlock_page,
 	.remove_page = fake_remove_page,
 };
 

@@ -185,42 +185,56 @@ static unsigned long posted_munmap(struct anon_inode *ai, unsigned long pgoff,
 	return reclaimed;
 }
 
+/*
+ * Free page @idx whose count munmap took to zero; called and returns with
+ * the lock held, dropped while the page lock is taken.  An mmap and fault
+ * in that window map the page again: the count is rechecked under the
+ * lock, with the page locked, before anything is freed.
+ */
+static bool fixed_reclaim(struct anon_inode *ai, unsigned long idx)
+{
+	struct shmem_inode *info = &ai->shm;
+	unsigned long *count;
+	swp_entry_t entry = { 0 };
+	bool locked, removed = false;
+
+	spin_unlock(&info->lock);
+	locked = info->pops->lock_page(info->priv, idx);
+	spin_lock(&info->lock);
+	count = shmem_table_walk(&ai->maps, idx, NULL);
+	if (!IS_ERR_OR_NULL(count) && !*count) {
+		entry = __shmem_swap_in(info, idx);
+		if (locked)
+			removed = info->pops->remove_page(info->priv, idx);
+	}
+	spin_unlock(&info->lock);
+	if (locked)
+		info->pops->unlock_page(info->priv, idx);
+	if (entry.val)
+		swap_free(entry);
+	spin_lock(&info->lock);
+	return removed || entry.val;
+}
+
 static unsigned long fixed_munmap(struct anon_inode *ai, unsigned long pgoff,
 				  unsigned long nr)
 {
-	struct shmem_inode *info = &ai->shm;
-	unsigned long i, idx, *count, *slot, reclaimed = 0;
-	swp_entry_t entry;
-	bool removed;
+	unsigned long i, *count, reclaimed = 0;
 
-	spin_lock(&info->lock);
+	spin_lock(&ai->shm.lock);
 	for (i = 0; i < nr; i++) {
-		idx = pgoff + i;
-		count = shmem_table_walk(&ai->maps, idx, NULL);
+		count = shmem_table_walk(&ai->maps, pgoff + i, NULL);
 		/* unmapping what was never mapped: keep the count at zero */
 		if (WARN_ON_ONCE(IS_ERR_OR_NULL(count) || !*count))
 			continue;
 		if (--*count)
 			continue;
-		entry.val = 0;
-		slot = shmem_table_walk(&info->swap, idx, NULL);
-		if (!IS_ERR_OR_NULL(slot) && *slot) {
-			entry.val = *slot;
-			*slot = 0;
-			info->swapped--;
-		}
-		/* page cache removal may sleep in the kernel */
-		spin_unlock(&info->lock);
-		removed = info->pops->remove_page(info->priv, idx);
-		if (entry.val)
-			swap_free(entry);
-		if (removed || entry.val) {
+		if (fixed_reclaim(ai, pgoff + i)) {
 			reclaimed++;
 			ai->reclaimed++;
 		}
-		spin_lock(&info->lock);
 	}
-	spin_unlock(&info->lock);
+	spin_unlock(&ai->shm.lock);
 	return reclaimed;
 }
 

@@ -192,12 +192,17 @@ static void keyset_truncate(const struct model *m, struct keyset *ks,
 	}
 }
 
-static bool model_pte_present(void *priv, unsigned long idx)
+/* A resident page is cached and mapped here: no other mm, no page locks. */
+static bool model_resident(void *priv, unsigned long idx)
 {
 	struct model *m = priv;
 	int s = index_slot(m, idx);
 
 	return s >= 0 && m->resident[s];
+}
+
+static void model_unlock_page(void *priv, unsigned long idx)
+{
 }
 
 static bool model_remove_page(void *priv, unsigned long idx)
@@ -221,7 +226,9 @@ static void model_swap_free(void *arg, swp_entry_t entry)
 }
 
 static const struct shmem_page_ops model_pops = {
-	.pte_present = model_pte_present,
+	.pte_present = model_resident,
+	.lock_page = model_resident,
+	.unlock_page = model_unlock_page,
 	.remove_page = model_remove_page,
 };
 

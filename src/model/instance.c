@@ -23,6 +23,18 @@ static bool pops_pte_present(void *priv, unsigned long idx)
 	return pg->tmpfs == TMPFS_RESIDENT && !pg->file;
 }
 
+/* UML's memory file has no page locks to wait for: only residency matters */
+static bool pops_lock_page(void *priv, unsigned long idx)
+{
+	struct instance *in = priv;
+
+	return in->pages[idx].tmpfs == TMPFS_RESIDENT;
+}
+
+static void pops_unlock_page(void *priv, unsigned long idx)
+{
+}
+
 static bool pops_remove_page(void *priv, unsigned long idx)
 {
 	struct instance *in = priv;
@@ -45,6 +57,8 @@ static const struct tmpfs_owner_ops inst_tmpfs_ops;
 
 static const struct shmem_page_ops inst_page_ops = {
 	.pte_present = pops_pte_present,
+	.lock_page = pops_lock_page,
+	.unlock_page = pops_unlock_page,
 	.remove_page = pops_remove_page,
 };
 

@@ -225,9 +225,16 @@ void spin_lock(spinlock_t *lock)
 
 void spin_unlock(spinlock_t *lock)
 {
+	struct kapi_ctx *ctx = ctx_get();
+	void (*racer)(void *) = ctx->unlock_racer;
+
 	if (!lock->held)
-		ctx_get()->lock_errors++;
+		ctx->lock_errors++;
 	lock->held = 0;
+	if (racer) {
+		ctx->unlock_racer = NULL;
+		racer(ctx->unlock_racer_arg);
+	}
 }
 
 void lockdep_assert_held(spinlock_t *lock)

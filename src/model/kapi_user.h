@@ -7,8 +7,9 @@
  * allocation fail, catches double frees and frees of unknown pages, counts
  * lock misuse and warnings instead of aborting, routes swap_free() to the
  * host model, and can run a "racer" callback at the next spin_lock (before
- * the lock is taken), to reproduce what another CPU would do while the lock
- * was dropped for an allocation.
+ * the lock is taken) or at the next spin_unlock (after the lock is
+ * released), to reproduce what another CPU would do while the lock was
+ * dropped: for an allocation, or to take a page lock.
  */
 #ifndef ANONSIM_KAPI_USER_H
 #define ANONSIM_KAPI_USER_H
@@ -57,6 +58,9 @@ struct kapi_ctx {
 	 */
 	void (*racer)(void *arg);
 	void *racer_arg;
+	/* the same at the next spin_unlock, once the lock is released */
+	void (*unlock_racer)(void *arg);
+	void *unlock_racer_arg;
 
 	/* live pages, for double-free detection: open-addressed set */
 	unsigned long *live;
