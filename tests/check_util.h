@@ -13,10 +13,16 @@
 /* The context every test runs in: set up fresh by ctx_setup(). */
 static struct kapi_ctx ctx;
 
+/* A fresh context for tables of @geom. */
+static inline void ctx_setup_geom(const struct shmem_geom *geom)
+{
+	kapi_ctx_init(&ctx, geom);
+	kapi_set_current(&ctx);
+}
+
 static inline void ctx_setup(void)
 {
-	kapi_ctx_init(&ctx);
-	kapi_set_current(&ctx);
+	ctx_setup_geom(&shmem_geom_x86_64);
 }
 
 static inline void ctx_teardown(void)

@@ -42,7 +42,7 @@ int core_check_boundaries(const struct shmem_geom *g, char *err, size_t len)
 	size_t i;
 	int ret = 0;
 
-	kapi_ctx_init(&ctx);
+	kapi_ctx_init(&ctx, g);
 	kapi_set_current(&ctx);
 	spin_lock_init(&lock);
 	for (i = 0; i < sizeof(b) / sizeof(b[0]) && !ret; i++) {
@@ -434,7 +434,7 @@ int core_check_differential(const struct shmem_geom *g, unsigned long seed,
 	m->first[4] = first_mid + 3 * epp * epp + 5 * epp + 7;	/* inside middle 3 */
 	m->first[5] = g->max_index - WIN;			/* the last indices */
 	m->rng = seed * 2 + 1;
-	kapi_ctx_init(&m->ctx);
+	kapi_ctx_init(&m->ctx, g);
 	m->ctx.swap_free = model_swap_free;
 	m->ctx.swap_arg = m;
 	kapi_set_current(&m->ctx);
@@ -485,7 +485,7 @@ int core_check_anon(const struct shmem_geom *g, enum anon_variant variant,
 		return set_error(err, len, "out of memory");
 	m->g = g;
 	m->first[0] = 0;
-	kapi_ctx_init(&m->ctx);
+	kapi_ctx_init(&m->ctx, g);
 	kapi_set_current(&m->ctx);
 	anon_inode_init(&m->ai, g, variant, &model_pops, m);
 	for (i = 0; i < 6; i++)
