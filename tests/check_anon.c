@@ -348,33 +348,115 @@ START_TEST(test_defect_enomem_no_rollback_fixed)
 }
 END_TEST
 
-/* ---- swapped-not-updated: a mapped page whose swap entry is still set ---- */
-
-static void swapped_scenario(enum anon_variant v)
+/*
+ * ---- shmem_free_swp(entry, 1) under 2.4.23: page 0 went to swap and came
+ * back: shmem_getpage cleared its entry (2.4.23 mm/shmem.c) when it put the
+ * page back in the page cache, as shmem_swap_in does.  Mapped, then
+ * unmapped: there is no entry left to free, and both variants free none.
+ */
+static void swapped_in_scenario(enum anon_variant v)
 {
 	swp_entry_t e = { 9 };
 
 	start(v);
-	fake_set(&fp, 0, 1, 1);		/* in the swap cache and mapped */
 	ck_assert_int_eq(shmem_swap_out(&ai.shm, 0, e), 0);
+	ck_assert_uint_eq(ai.shm.swapped, 1);
+	ck_assert_uint_eq(shmem_swap_in(&ai.shm, 0).val, 9);	/* the fault */
+	fake_set(&fp, 0, 1, 1);
 	ck_assert_int_eq(anon_mmap(&ai, 0, 1), 0);
 	ck_assert_uint_eq(anon_munmap(&ai, 0, 1), 1);
-	ck_assert_uint_eq(ctx.swap_frees, 1);
+	ck_assert_int_eq(fake_resident(&fp, 0), 0);
 	ck_assert_uint_eq(shmem_swap_lookup(&ai.shm, 0).val, 0);
+	ck_assert_uint_eq(ai.shm.swapped, 0);
+	ck_assert_uint_eq(ctx.swap_frees, 0);
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SWAP_NOT_FREED], 0);
 }
 
-START_TEST(test_defect_swapped_not_updated_posted)
+START_TEST(test_swapped_in_posted)
 {
-	swapped_scenario(ANON_POSTED);
-	ck_assert_uint_eq(ai.shm.swapped, 1);
-	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SWAPPED_NOT_UPDATED], 1);
+	swapped_in_scenario(ANON_POSTED);
+	only_defect(ANON_DEFECT_UNLOCKED_DECREMENT);
 }
 END_TEST
 
-START_TEST(test_defect_swapped_not_updated_fixed)
+START_TEST(test_swapped_in_fixed)
 {
-	swapped_scenario(ANON_FIXED);
+	swapped_in_scenario(ANON_FIXED);
+	no_defects();
+}
+END_TEST
+
+/*
+ * ---- private-cow: page 0 mapped MAP_PRIVATE and written: the pte maps a
+ * private copy.  Unmapping takes the count to zero.
+ */
+static unsigned long cow_scenario(enum anon_variant v)
+{
+	start(v);
+	fake_set(&fp, 0, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 1), 0);
+	fake_cow(&fp, 0);
+	return anon_munmap(&ai, 0, 1);
+}
+
+START_TEST(test_defect_private_cow_posted)
+{
+	/* the copy is "removed"; the file's page stays, mapped by no one */
+	ck_assert_uint_eq(cow_scenario(ANON_POSTED), 0);
+	ck_assert_int_eq(fake_resident(&fp, 0), 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 0), 0);
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_PRIVATE_COW], 1);
+}
+END_TEST
+
+START_TEST(test_defect_private_cow_fixed)
+{
+	ck_assert_uint_eq(cow_scenario(ANON_FIXED), 1);
+	ck_assert_int_eq(fake_resident(&fp, 0), 0);
+	no_defects();
+}
+END_TEST
+
+/*
+ * ---- swap-not-freed: as above, but the file's page, mapped by no one
+ * after the copy-on-write, went to swap (entry 9) before the munmap: a
+ * present pte over a page whose entry is set, a state 2.4.23 can reach.
+ */
+static unsigned long cow_swapped_scenario(enum anon_variant v)
+{
+	swp_entry_t e = { 9 };
+
+	start(v);
+	fake_set(&fp, 0, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 1), 0);
+	fake_cow(&fp, 0);
+	ck_assert_int_eq(shmem_swap_out(&ai.shm, 0, e), 0);
+	fake_set(&fp, 0, 0, 0);
+	return anon_munmap(&ai, 0, 1);
+}
+
+START_TEST(test_defect_swap_not_freed_posted)
+{
+	ck_assert_uint_eq(cow_swapped_scenario(ANON_POSTED), 0);
+	/* shmem_free_swp(entry, 1) freed nothing: the slot stays taken */
+	ck_assert_uint_eq(shmem_swap_lookup(&ai.shm, 0).val, 9);
+	ck_assert_uint_eq(ai.shm.swapped, 1);
+	ck_assert_uint_eq(ctx.swap_frees, 0);
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SWAP_NOT_FREED], 1);
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_PRIVATE_COW], 1);
+	/* until the file is released */
+	anon_truncate(&ai, 0);
+	ck_assert_uint_eq(ctx.swap_frees, 1);
 	ck_assert_uint_eq(ai.shm.swapped, 0);
+}
+END_TEST
+
+START_TEST(test_defect_swap_not_freed_fixed)
+{
+	ck_assert_uint_eq(cow_swapped_scenario(ANON_FIXED), 1);
+	ck_assert_uint_eq(shmem_swap_lookup(&ai.shm, 0).val, 0);
+	ck_assert_uint_eq(ai.shm.swapped, 0);
+	ck_assert_uint_eq(ctx.swap_frees, 1);
 	no_defects();
 }
 END_TEST
@@ -492,8 +574,12 @@ static Suite *anon_suite(void)
 	tcase_add_test(tc, test_defect_count_underflow_fixed);
 	tcase_add_test(tc, test_defect_enomem_no_rollback_posted);
 	tcase_add_test(tc, test_defect_enomem_no_rollback_fixed);
-	tcase_add_test(tc, test_defect_swapped_not_updated_posted);
-	tcase_add_test(tc, test_defect_swapped_not_updated_fixed);
+	tcase_add_test(tc, test_swapped_in_posted);
+	tcase_add_test(tc, test_swapped_in_fixed);
+	tcase_add_test(tc, test_defect_private_cow_posted);
+	tcase_add_test(tc, test_defect_private_cow_fixed);
+	tcase_add_test(tc, test_defect_swap_not_freed_posted);
+	tcase_add_test(tc, test_defect_swap_not_freed_fixed);
 	tcase_add_test(tc, test_defect_index_unchecked_posted);
 	tcase_add_test(tc, test_defect_index_unchecked_fixed);
 	tcase_add_test(tc, test_fixed_munmap_race_window);

@@ -41,6 +41,7 @@ static inline unsigned long held_total(void)
 struct fake_pages {
 	unsigned long index[FAKE_MAX];
 	unsigned char resident[FAKE_MAX], mapped[FAKE_MAX], locked[FAKE_MAX];
+	unsigned char cow[FAKE_MAX];	/* the pte maps a private copy */
 	unsigned int n;
 };
 
@@ -64,9 +65,20 @@ static inline void fake_set(struct fake_pages *fp, unsigned long index,
 		i = (int)fp->n++;
 		fp->index[i] = index;
 		fp->locked[i] = 0;
+		fp->cow[i] = 0;
 	}
 	fp->resident[i] = (unsigned char)resident;
 	fp->mapped[i] = (unsigned char)mapped;
+}
+
+/* A MAP_PRIVATE write: the pte now maps a private copy of page @index. */
+static inline void fake_cow(struct fake_pages *fp, unsigned long index)
+{
+	int i = fake_find(fp, index);
+
+	ck_assert_int_ge(i, 0);
+	fp->cow[i] = 1;
+	fp->mapped[i] = 0;
 }
 
 static inline int fake_resident(struct fake_pages *fp, unsigned long index)
@@ -76,12 +88,16 @@ static inline int fake_resident(struct fake_pages *fp, unsigned long index)
 	return i >= 0 && fp->resident[i];
 }
 
-static inline bool fake_pte_present(void *priv, unsigned long index)
+static inline enum shmem_pte fake_pte(void *priv, unsigned long index)
 {
 	struct fake_pages *fp = priv;
 	int i = fake_find(fp, index);
 
-	return i >= 0 && fp->resident[i] && fp->mapped[i];
+	if (i < 0)
+		return SHMEM_PTE_NONE;
+	if (fp->cow[i])
+		return SHMEM_PTE_ANON;
+	return fp->resident[i] && fp->mapped[i] ? SHMEM_PTE_CACHE : SHMEM_PTE_NONE;
 }
 
 static inline bool fake_remove_page(void *priv, unsigned long index)
@@ -117,7 +133,7 @@ static inline void fake_unlock_page(void *priv, unsigned long index)
 }
 
 static const struct shmem_page_ops fake_pops = {
-	.pte_present = fake_pte_present,
+	.pte = fake_pte,
 	.lock_page = fake_lock_page,
 	.unlock_page = fake_unlock_page,
 	.remove_page = fake_remove_page,

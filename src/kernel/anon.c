@@ -16,7 +16,8 @@ const char *const anon_defect_names[ANON_NR_DEFECTS] = {
 	[ANON_DEFECT_UNLOCKED_DECREMENT] = "unlocked-decrement",
 	[ANON_DEFECT_COUNT_UNDERFLOW] = "count-underflow",
 	[ANON_DEFECT_ENOMEM_NO_ROLLBACK] = "enomem-no-rollback",
-	[ANON_DEFECT_SWAPPED_NOT_UPDATED] = "swapped-not-updated",
+	[ANON_DEFECT_SWAP_NOT_FREED] = "swap-not-freed",
+	[ANON_DEFECT_PRIVATE_COW] = "private-cow",
 	[ANON_DEFECT_INDEX_UNCHECKED] = "index-unchecked",
 };
 
@@ -138,14 +139,34 @@ int anon_vma_dup(struct anon_inode *ai, unsigned long pgoff, unsigned long nr)
 	return fixed_add(ai, pgoff, nr);
 }
 
+/*
+ * shmem_free_swp() of 2.4.23 mm/shmem.c (a 2.4.22 change): it frees and
+ * clears the swap entries in [dir, edir) and returns how many, which its
+ * callers take off info->swapped.  The older form took (dir, count).
+ */
+static unsigned long posted_free_swp(unsigned long *dir, unsigned long *edir)
+{
+	unsigned long *ptr, freed = 0;
+	swp_entry_t entry;
+
+	/* as addresses: edir need not point into the same table as dir */
+	for (ptr = dir; (unsigned long)ptr < (unsigned long)edir; ptr++) {
+		if (!*ptr)
+			continue;
+		entry.val = *ptr;
+		swap_free(entry);
+		*ptr = 0;
+		freed++;
+	}
+	return freed;
+}
+
 /* anon_munmap() as posted: no lock, only pages present in this mm. */
 static unsigned long posted_munmap(struct anon_inode *ai, unsigned long pgoff,
 				   unsigned long nr)
 {
 	struct shmem_inode *info = &ai->shm;
 	unsigned long i, idx, *count, *slot, reclaimed = 0;
-	swp_entry_t entry;
-	bool removed;
 
 	for (i = 0; i < nr; i++) {
 		idx = pgoff + i;
@@ -162,25 +183,31 @@ static unsigned long posted_munmap(struct anon_inode *ai, unsigned long pgoff,
 		(*count)--;
 		if (*count > 0)
 			continue;
-		if (!info->pops->pte_present(info->priv, idx)) {
+		switch (info->pops->pte(info->priv, idx)) {
+		case SHMEM_PTE_NONE:
 			/* page (or its swap entry) stays with no mapping */
 			ai->defects[ANON_DEFECT_PTE_ONLY_RECLAIM]++;
 			continue;
+		case SHMEM_PTE_ANON:
+			/* pte_page() is the private copy, not the file's */
+			ai->defects[ANON_DEFECT_PRIVATE_COW]++;
+			break;
+		case SHMEM_PTE_CACHE:
+			if (info->pops->remove_page(info->priv, idx)) {
+				reclaimed++;
+				ai->reclaimed++;
+			}
+			break;
 		}
-		removed = info->pops->remove_page(info->priv, idx);
-		entry.val = 0;
+		/*
+		 * The patch calls shmem_free_swp(entry, 1): the end pointer 1
+		 * lies below any entry, so nothing is freed, and the return
+		 * value is not used either.
+		 */
 		slot = shmem_table_walk(&info->swap, idx, NULL);
-		if (!IS_ERR_OR_NULL(slot) && *slot) {
-			entry.val = *slot;
-			*slot = 0;
-			swap_free(entry);
-			/* shmem_free_swp()'s return value ignored */
-			ai->defects[ANON_DEFECT_SWAPPED_NOT_UPDATED]++;
-		}
-		if (removed || entry.val) {
-			reclaimed++;
-			ai->reclaimed++;
-		}
+		if (!IS_ERR_OR_NULL(slot) &&
+		    !posted_free_swp(slot, (unsigned long *)1) && *slot)
+			ai->defects[ANON_DEFECT_SWAP_NOT_FREED]++;
 	}
 	return reclaimed;
 }

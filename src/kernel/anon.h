@@ -40,8 +40,20 @@ enum anon_defect {
 	ANON_DEFECT_COUNT_UNDERFLOW,
 	/* mmap failing with -ENOMEM keeps the counts it already took */
 	ANON_DEFECT_ENOMEM_NO_ROLLBACK,
-	/* freeing a swap entry on reclaim leaves info->swapped too high */
-	ANON_DEFECT_SWAPPED_NOT_UPDATED,
+	/*
+	 * shmem_free_swp(entry, 1) meets 2.4.23's (dir, edir): the literal 1
+	 * is the end pointer and nothing is freed; where the unmapped page
+	 * still has a swap entry, the entry and its swap slot stay.
+	 */
+	ANON_DEFECT_SWAP_NOT_FREED,
+	/*
+	 * MAP_PRIVATE after copy-on-write: the pte maps the private copy, which
+	 * munmap takes for the file's page and removes from the page cache
+	 * (it is in none: an oops in 2.4.23, or, in the swap cache, the
+	 * copy is removed from there).  Modelled as a page left alone: the
+	 * file's page or swap entry stays.
+	 */
+	ANON_DEFECT_PRIVATE_COW,
 	/*
 	 * mmap/munmap at an index >= SHMEM_MAX_INDEX (a large mmap offset):
 	 * the patch's shmem_block() has no -EFBIG check and walks past the end

@@ -13,9 +13,15 @@
 
 #include "shmem_table.h"
 
+/* What the page-table entry of page @index holds in the mm now unmapping it. */
+enum shmem_pte {
+	SHMEM_PTE_NONE,		/* not present */
+	SHMEM_PTE_CACHE,	/* the file's page, from the page cache */
+	SHMEM_PTE_ANON,		/* a private copy: MAP_PRIVATE after copy-on-write */
+};
+
 struct shmem_page_ops {
-	/* Is page @index mapped present in the page tables of the mm now unmapping it? */
-	bool (*pte_present)(void *priv, unsigned long index);
+	enum shmem_pte (*pte)(void *priv, unsigned long index);
 	/*
 	 * Lock page @index in the page cache, waiting for a holder of its page
 	 * lock (find_lock_page(): may sleep, so never under the inode lock);

@@ -201,6 +201,11 @@ static bool model_resident(void *priv, unsigned long idx)
 	return s >= 0 && m->resident[s];
 }
 
+static enum shmem_pte model_pte(void *priv, unsigned long idx)
+{
+	return model_resident(priv, idx) ? SHMEM_PTE_CACHE : SHMEM_PTE_NONE;
+}
+
 static void model_unlock_page(void *priv, unsigned long idx)
 {
 }
@@ -226,7 +231,7 @@ static void model_swap_free(void *arg, swp_entry_t entry)
 }
 
 static const struct shmem_page_ops model_pops = {
-	.pte_present = model_resident,
+	.pte = model_pte,
 	.lock_page = model_resident,
 	.unlock_page = model_unlock_page,
 	.remove_page = model_remove_page,
