@@ -18,18 +18,31 @@ static struct fake_pages fp;
 static void start(enum anon_variant v)
 {
 	fp.n = 0;
+	fp.waits = 0;
 	anon_inode_init(&ai, &shmem_geom_x86_64, v, &fake_pops, &fp);
 }
 
-/* Defects other than @except are all zero. */
-static void only_defect(int except)
+/* Defects other than @a and @b (-1: none) are all zero. */
+static void only_defects(int a, int b)
 {
 	int d;
 
 	for (d = 0; d < ANON_NR_DEFECTS; d++)
-		if (d != except)
+		if (d != a && d != b)
 			ck_assert_msg(ai.defects[d] == 0, "defect %s: %lu",
 				      anon_defect_names[d], ai.defects[d]);
+}
+
+static void only_defect(int except)
+{
+	only_defects(except, -1);
+}
+
+/* A first mmap at an offset maps beyond the i_size it sets: once. */
+static void only_defect_and_size(int except)
+{
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SIZE_FIRST_MAP], 1);
+	only_defects(except, ANON_DEFECT_SIZE_FIRST_MAP);
 }
 
 static void no_defects(void)
@@ -195,7 +208,7 @@ START_TEST(test_defect_stale_spare_posted)
 	double_free_scenario(ANON_POSTED);
 	ck_assert_uint_eq(ctx.bad_frees, 2);
 	ck_assert_uint_eq(ai.defects[ANON_DEFECT_STALE_SPARE], 2);
-	only_defect(ANON_DEFECT_STALE_SPARE);
+	only_defect_and_size(ANON_DEFECT_STALE_SPARE);
 }
 END_TEST
 
@@ -235,7 +248,7 @@ START_TEST(test_defect_stale_spare_uaf_posted)
 	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 2);
 	ck_assert(!kapi_page_live(&ctx, (unsigned long)ai.maps.indirect[1]));
 	ck_assert_uint_eq(ai.defects[ANON_DEFECT_STALE_SPARE], 1);
-	only_defect(ANON_DEFECT_STALE_SPARE);
+	only_defect_and_size(ANON_DEFECT_STALE_SPARE);
 }
 END_TEST
 
@@ -331,7 +344,7 @@ START_TEST(test_defect_enomem_no_rollback_posted)
 	ck_assert_uint_eq(anon_map_count(&ai, 14), 1);
 	ck_assert_uint_eq(anon_map_count(&ai, 15), 1);
 	ck_assert_uint_eq(ai.defects[ANON_DEFECT_ENOMEM_NO_ROLLBACK], 1);
-	only_defect(ANON_DEFECT_ENOMEM_NO_ROLLBACK);
+	only_defect_and_size(ANON_DEFECT_ENOMEM_NO_ROLLBACK);
 }
 END_TEST
 
@@ -461,6 +474,121 @@ START_TEST(test_defect_swap_not_freed_fixed)
 }
 END_TEST
 
+/*
+ * ---- exit-uncounted: processes A and B both map pages 0..3 of one
+ * /dev/anon file (counts 2).  A exits: exit_mmap() tears its vma down
+ * through ->close.  Then B unmaps: nobody maps the pages any more.
+ */
+static void exit_scenario(enum anon_variant v)
+{
+	unsigned long i;
+
+	start(v);
+	for (i = 0; i < 4; i++)
+		fake_set(&fp, i, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 4), 0);	/* A */
+	ck_assert_int_eq(anon_mmap(&ai, 0, 4), 0);	/* B */
+	anon_vma_close(&ai, 0, 4);			/* A exits */
+}
+
+START_TEST(test_defect_exit_uncounted_posted)
+{
+	exit_scenario(ANON_POSTED);
+	ck_assert_uint_eq(anon_map_count(&ai, 0), 2);
+	ck_assert_uint_eq(anon_munmap(&ai, 0, 4), 0);
+	/* counts 1, mapped by no one: the four pages stay till release */
+	ck_assert_uint_eq(anon_map_count(&ai, 3), 1);
+	ck_assert_int_eq(fake_resident(&fp, 0), 1);
+	ck_assert_int_eq(fake_resident(&fp, 3), 1);
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_EXIT_UNCOUNTED], 1);
+}
+END_TEST
+
+START_TEST(test_defect_exit_uncounted_fixed)
+{
+	exit_scenario(ANON_FIXED);
+	ck_assert_uint_eq(anon_map_count(&ai, 0), 1);
+	ck_assert_uint_eq(anon_munmap(&ai, 0, 4), 4);
+	ck_assert_uint_eq(anon_map_count(&ai, 3), 0);
+	ck_assert_int_eq(fake_resident(&fp, 0), 0);
+	ck_assert_int_eq(fake_resident(&fp, 3), 0);
+	no_defects();
+}
+END_TEST
+
+/*
+ * ---- size-first-map: the first mmap is 4 pages at offset 0, the second
+ * 4 pages at offset 8; in a second file the first mmap is 4 pages at
+ * offset 2.  A fault on page 8, or on page 5, then needs it in i_size.
+ */
+START_TEST(test_defect_size_first_map_posted)
+{
+	start(ANON_POSTED);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 4), 0);
+	ck_assert_int_eq(anon_mmap(&ai, 8, 4), 0);
+	ck_assert_uint_eq(ai.size, 4);
+	ck_assert(anon_index_in_size(&ai, 3));
+	ck_assert(!anon_index_in_size(&ai, 8));		/* SIGBUS */
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SIZE_FIRST_MAP], 1);
+	start(ANON_POSTED);
+	ck_assert_int_eq(anon_mmap(&ai, 2, 4), 0);
+	ck_assert(anon_index_in_size(&ai, 3));
+	ck_assert(!anon_index_in_size(&ai, 5));		/* SIGBUS */
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SIZE_FIRST_MAP], 1);
+}
+END_TEST
+
+START_TEST(test_defect_size_first_map_fixed)
+{
+	start(ANON_FIXED);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 4), 0);
+	ck_assert_int_eq(anon_mmap(&ai, 8, 4), 0);
+	ck_assert_uint_eq(ai.size, 12);
+	ck_assert(anon_index_in_size(&ai, 11));
+	ck_assert(!anon_index_in_size(&ai, 12));
+	start(ANON_FIXED);
+	ck_assert_int_eq(anon_mmap(&ai, 2, 4), 0);
+	ck_assert(anon_index_in_size(&ai, 5));
+	no_defects();
+	anon_truncate(&ai, 0);
+	ck_assert(!anon_index_in_size(&ai, 0));
+}
+END_TEST
+
+/*
+ * ---- lockpage-no-wait: page 0, mapped once, is locked by another path
+ * (writeback, a read) when munmap takes its count to zero.
+ */
+static void lockpage_scenario(enum anon_variant v)
+{
+	start(v);
+	fake_set(&fp, 0, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 1), 0);
+	fake_lock_elsewhere(&fp, 0);
+	ck_assert_uint_eq(anon_munmap(&ai, 0, 1), 1);
+	ck_assert_int_eq(fake_resident(&fp, 0), 0);
+}
+
+START_TEST(test_defect_lockpage_no_wait_posted)
+{
+	lockpage_scenario(ANON_POSTED);
+	/* removed under the holder, whose lock UnlockPage() then dropped */
+	ck_assert_uint_eq(fp.waits, 0);
+	ck_assert(!fake_page_locked(&fp, 0));
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_LOCKPAGE_NO_WAIT], 1);
+}
+END_TEST
+
+START_TEST(test_defect_lockpage_no_wait_fixed)
+{
+	lockpage_scenario(ANON_FIXED);
+	/* waited for the holder, then removed the page under its own lock */
+	ck_assert_uint_eq(fp.waits, 1);
+	ck_assert(!fake_page_locked(&fp, 0));
+	no_defects();
+}
+END_TEST
+
 /* ---- index-unchecked: mmap(max_index - 1, 2) ------------------------------ */
 
 START_TEST(test_defect_index_unchecked_posted)
@@ -471,7 +599,7 @@ START_TEST(test_defect_index_unchecked_posted)
 	ck_assert_uint_eq(anon_map_count(&ai, MAX_INDEX - 1), 1);
 	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 3);
 	ck_assert_uint_eq(ai.defects[ANON_DEFECT_INDEX_UNCHECKED], 1);
-	only_defect(ANON_DEFECT_INDEX_UNCHECKED);
+	only_defect_and_size(ANON_DEFECT_INDEX_UNCHECKED);
 }
 END_TEST
 
@@ -580,6 +708,12 @@ static Suite *anon_suite(void)
 	tcase_add_test(tc, test_defect_private_cow_fixed);
 	tcase_add_test(tc, test_defect_swap_not_freed_posted);
 	tcase_add_test(tc, test_defect_swap_not_freed_fixed);
+	tcase_add_test(tc, test_defect_exit_uncounted_posted);
+	tcase_add_test(tc, test_defect_exit_uncounted_fixed);
+	tcase_add_test(tc, test_defect_size_first_map_posted);
+	tcase_add_test(tc, test_defect_size_first_map_fixed);
+	tcase_add_test(tc, test_defect_lockpage_no_wait_posted);
+	tcase_add_test(tc, test_defect_lockpage_no_wait_fixed);
 	tcase_add_test(tc, test_defect_index_unchecked_posted);
 	tcase_add_test(tc, test_defect_index_unchecked_fixed);
 	tcase_add_test(tc, test_fixed_munmap_race_window);

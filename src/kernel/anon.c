@@ -17,8 +17,12 @@ const char *const anon_defect_names[ANON_NR_DEFECTS] = {
 	[ANON_DEFECT_COUNT_UNDERFLOW] = "count-underflow",
 	[ANON_DEFECT_ENOMEM_NO_ROLLBACK] = "enomem-no-rollback",
 	[ANON_DEFECT_SWAP_NOT_FREED] = "swap-not-freed",
-	[ANON_DEFECT_PRIVATE_COW] = "private-cow",
+
 	[ANON_DEFECT_INDEX_UNCHECKED] = "index-unchecked",
+	[ANON_DEFECT_PRIVATE_COW] = "private-cow",
+	[ANON_DEFECT_EXIT_UNCOUNTED] = "exit-uncounted",
+	[ANON_DEFECT_SIZE_FIRST_MAP] = "size-first-map",
+	[ANON_DEFECT_LOCKPAGE_NO_WAIT] = "lockpage-no-wait",
 };
 
 void anon_inode_init(struct anon_inode *ai, const struct shmem_geom *geom,
@@ -32,6 +36,7 @@ void anon_inode_init(struct anon_inode *ai, const struct shmem_geom *geom,
 	ai->maps.lock = &ai->shm.lock;
 	ai->variant = variant;
 	ai->reclaimed = 0;
+	ai->size = 0;
 	for (i = 0; i < ANON_NR_DEFECTS; i++)
 		ai->defects[i] = 0;
 }
@@ -56,6 +61,11 @@ static int posted_add(struct anon_inode *ai, unsigned long pgoff,
 	unsigned long i, idx, *count, page = 0;
 	bool stale = false;	/* page was freed and left set, as posted */
 
+	/* the first mmap creates the tmpfs file, as long as its vma */
+	if (!ai->size)
+		ai->size = nr;
+	if (pgoff >= ai->size || nr > ai->size - pgoff)
+		ai->defects[ANON_DEFECT_SIZE_FIRST_MAP]++;
 	spin_lock(&ai->shm.lock);
 	for (i = 0; i < nr; i++) {
 		idx = pgoff + i;
@@ -118,6 +128,9 @@ static int fixed_add(struct anon_inode *ai, unsigned long pgoff,
 		}
 		(*count)++;
 	}
+	/* i_size covers every mapping */
+	if (ai->size < pgoff + nr)
+		ai->size = pgoff + nr;
 	spin_unlock(&ai->shm.lock);
 	return 0;
 }
@@ -167,6 +180,7 @@ static unsigned long posted_munmap(struct anon_inode *ai, unsigned long pgoff,
 {
 	struct shmem_inode *info = &ai->shm;
 	unsigned long i, idx, *count, *slot, reclaimed = 0;
+	bool locked;
 
 	for (i = 0; i < nr; i++) {
 		idx = pgoff + i;
@@ -193,10 +207,17 @@ static unsigned long posted_munmap(struct anon_inode *ai, unsigned long pgoff,
 			ai->defects[ANON_DEFECT_PRIVATE_COW]++;
 			break;
 		case SHMEM_PTE_CACHE:
+			/* LockPage() sets the bit whoever holds it */
+			locked = info->pops->page_locked(info->priv, idx);
+			if (locked)
+				ai->defects[ANON_DEFECT_LOCKPAGE_NO_WAIT]++;
 			if (info->pops->remove_page(info->priv, idx)) {
 				reclaimed++;
 				ai->reclaimed++;
 			}
+			/* UnlockPage() clears it, for the holder too */
+			if (locked)
+				info->pops->unlock_page(info->priv, idx);
 			break;
 		}
 		/*
@@ -273,6 +294,22 @@ unsigned long anon_munmap(struct anon_inode *ai, unsigned long pgoff,
 	return fixed_munmap(ai, pgoff, nr);
 }
 
+unsigned long anon_vma_close(struct anon_inode *ai, unsigned long pgoff,
+			     unsigned long nr)
+{
+	if (ai->variant == ANON_POSTED) {
+		/* shmem_vm_ops has no ->close, and exit_mmap() no ->munmap */
+		ai->defects[ANON_DEFECT_EXIT_UNCOUNTED]++;
+		return 0;
+	}
+	return fixed_munmap(ai, pgoff, nr);
+}
+
+bool anon_index_in_size(struct anon_inode *ai, unsigned long index)
+{
+	return index < ai->size;
+}
+
 unsigned long anon_map_count(struct anon_inode *ai, unsigned long index)
 {
 	unsigned long *count, val = 0;
@@ -289,6 +326,8 @@ void anon_truncate(struct anon_inode *ai, unsigned long start)
 {
 	shmem_truncate(&ai->shm, start);
 	spin_lock(&ai->shm.lock);
+	if (ai->size > start)
+		ai->size = start;
 	if (ai->variant == ANON_POSTED) {
 		/* the patch leaves map_indirect and its pages alone */
 		if (shmem_table_pages_beyond(&ai->maps, start))

@@ -29,6 +29,8 @@ struct shmem_page_ops {
 	 */
 	bool (*lock_page)(void *priv, unsigned long index);
 	void (*unlock_page)(void *priv, unsigned long index);
+	/* Is page @index locked now (by a read from swap, writeback, ...)? */
+	bool (*page_locked)(void *priv, unsigned long index);
 	/*
 	 * Drop page @index from the page cache; false if it was not there.
 	 * Does not sleep: the fixed code calls it under the inode lock, the

@@ -210,6 +210,11 @@ static void model_unlock_page(void *priv, unsigned long idx)
 {
 }
 
+static bool model_page_locked(void *priv, unsigned long idx)
+{
+	return false;
+}
+
 static bool model_remove_page(void *priv, unsigned long idx)
 {
 	struct model *m = priv;
@@ -234,6 +239,7 @@ static const struct shmem_page_ops model_pops = {
 	.pte = model_pte,
 	.lock_page = model_resident,
 	.unlock_page = model_unlock_page,
+	.page_locked = model_page_locked,
 	.remove_page = model_remove_page,
 };
 

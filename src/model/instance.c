@@ -37,6 +37,11 @@ static void pops_unlock_page(void *priv, unsigned long idx)
 {
 }
 
+static bool pops_page_locked(void *priv, unsigned long idx)
+{
+	return false;
+}
+
 static bool pops_remove_page(void *priv, unsigned long idx)
 {
 	struct instance *in = priv;
@@ -61,6 +66,7 @@ static const struct shmem_page_ops inst_page_ops = {
 	.pte = pops_pte,
 	.lock_page = pops_lock_page,
 	.unlock_page = pops_unlock_page,
+	.page_locked = pops_page_locked,
 	.remove_page = pops_remove_page,
 };
 
