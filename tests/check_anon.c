@@ -7,6 +7,7 @@
 #include <limits.h>
 
 #include "check_util.h"
+#include "kernel/anon_dev.h"
 
 /* x86_64 geometry: EPP 512, max_index 67239952 */
 #define EPP 512UL
@@ -589,6 +590,165 @@ START_TEST(test_defect_lockpage_no_wait_fixed)
 }
 END_TEST
 
+/* ---- the /dev/anon file: tmpfs files set up and released ---------------- */
+
+static struct anon_dev dev;
+static struct anon_inode files[4];
+static unsigned int setups, releases;
+static int race_next_setup;		/* the next setup lets a racer in */
+static struct anon_inode *racer_got;
+
+static struct anon_inode *dev_setup(void *priv, unsigned long size)
+{
+	struct anon_inode *f = &files[setups++];
+	int err;
+
+	ck_assert_uint_le(setups, 4);
+	if (race_next_setup) {
+		/* another first mmap on the same file while this one sleeps */
+		race_next_setup = 0;
+		racer_got = anon_dev_mmap(&dev, 0, 4, &err);
+		ck_assert_int_eq(err, 0);
+	}
+	anon_inode_init(f, &shmem_geom_x86_64, dev.variant, &fake_pops, &fp);
+	return f;
+}
+
+static void dev_release(void *priv, struct anon_inode *f)
+{
+	releases++;
+	anon_truncate(f, 0);
+}
+
+static const struct anon_dev_ops dev_ops = {
+	.setup = dev_setup,
+	.release = dev_release,
+};
+
+static void dev_start(enum anon_variant v)
+{
+	start(v);
+	setups = releases = 0;
+	race_next_setup = 0;
+	racer_got = NULL;
+	anon_dev_open(&dev, v, &dev_ops, NULL);
+}
+
+/* Defects of the file other than @except are all zero. */
+static void dev_only_defect(int except)
+{
+	int d;
+
+	for (d = 0; d < ANON_NR_DEFECTS; d++)
+		if (d != except)
+			ck_assert_msg(dev.defects[d] == 0, "defect %s: %lu",
+				      anon_defect_names[d], dev.defects[d]);
+}
+
+/*
+ * ---- double-fput: the first mmap, of index 16, fails: its map-count
+ * table page cannot be allocated.  Then the descriptor is closed.
+ */
+static void fput_scenario(enum anon_variant v)
+{
+	int err = 0;
+
+	dev_start(v);
+	ctx.nr_allocs = 0;
+	ctx.fail_nth = 1;
+	ck_assert_ptr_null(anon_dev_mmap(&dev, 16, 1, &err));
+	ctx.fail_nth = 0;
+	ck_assert_int_eq(err, -ENOMEM);
+	ck_assert_uint_eq(setups, 1);
+}
+
+START_TEST(test_defect_double_fput_posted)
+{
+	fput_scenario(ANON_POSTED);
+	/* the descriptor's own reference is gone: the file was released */
+	ck_assert_int_eq(dev.refs, 0);
+	ck_assert_int_eq(files[0].file_refs, 1);	/* the vma's, leaked */
+	anon_dev_close(&dev);				/* a use after free */
+	ck_assert_int_eq(dev.refs, -1);
+	ck_assert_uint_eq(releases, 0);			/* never freed */
+	ck_assert_uint_eq(dev.defects[ANON_DEFECT_DOUBLE_FPUT], 1);
+	dev_only_defect(ANON_DEFECT_DOUBLE_FPUT);
+	anon_truncate(&files[0], 0);
+}
+END_TEST
+
+START_TEST(test_defect_double_fput_fixed)
+{
+	fput_scenario(ANON_FIXED);
+	ck_assert_int_eq(dev.refs, 1);
+	ck_assert_int_eq(files[0].file_refs, 1);	/* private_data's */
+	anon_dev_close(&dev);
+	ck_assert_int_eq(dev.refs, 0);
+	ck_assert_uint_eq(releases, 1);
+	ck_assert_int_eq(files[0].file_refs, 0);
+	dev_only_defect(-1);
+	ck_assert_uint_eq(held_total(), 0);
+}
+END_TEST
+
+/*
+ * ---- private-data-race: two first mmaps of pages 0..3 on one file, the
+ * second while the first sleeps in shmem_file_setup().  Both vmas go, then
+ * the descriptor is closed.
+ */
+static struct anon_inode *race_scenario(enum anon_variant v)
+{
+	struct anon_inode *got;
+	int err = 0;
+
+	dev_start(v);
+	race_next_setup = 1;
+	got = anon_dev_mmap(&dev, 0, 4, &err);
+	ck_assert_int_eq(err, 0);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_ptr_nonnull(racer_got);
+	ck_assert_uint_eq(setups, 2);
+	return got;
+}
+
+START_TEST(test_defect_private_data_race_posted)
+{
+	struct anon_inode *got = race_scenario(ANON_POSTED);
+
+	/* two files: the mappings share no page */
+	ck_assert_ptr_ne(got, racer_got);
+	ck_assert_uint_eq(anon_map_count(got, 0), 1);
+	ck_assert_uint_eq(anon_map_count(racer_got, 0), 1);
+	ck_assert_uint_eq(dev.defects[ANON_DEFECT_PRIVATE_DATA_RACE], 1);
+	anon_dev_vma_put(&dev, got);
+	anon_dev_vma_put(&dev, racer_got);
+	anon_dev_close(&dev);
+	/* the racer's file kept private_data's reference: never freed */
+	ck_assert_uint_eq(releases, 1);
+	ck_assert_int_eq(racer_got->file_refs, 1);
+	dev_only_defect(ANON_DEFECT_PRIVATE_DATA_RACE);
+	anon_truncate(racer_got, 0);
+}
+END_TEST
+
+START_TEST(test_defect_private_data_race_fixed)
+{
+	struct anon_inode *got = race_scenario(ANON_FIXED);
+
+	/* one file, mapped twice; the loser's file was released at once */
+	ck_assert_ptr_eq(got, racer_got);
+	ck_assert_uint_eq(anon_map_count(got, 0), 2);
+	ck_assert_uint_eq(releases, 1);
+	anon_dev_vma_put(&dev, got);
+	anon_dev_vma_put(&dev, racer_got);
+	anon_dev_close(&dev);
+	ck_assert_uint_eq(releases, 2);
+	ck_assert_int_eq(got->file_refs, 0);
+	dev_only_defect(-1);
+	ck_assert_uint_eq(held_total(), 0);
+}
+END_TEST
+
 /* ---- index-unchecked: mmap(max_index - 1, 2) ------------------------------ */
 
 START_TEST(test_defect_index_unchecked_posted)
@@ -714,6 +874,10 @@ static Suite *anon_suite(void)
 	tcase_add_test(tc, test_defect_size_first_map_fixed);
 	tcase_add_test(tc, test_defect_lockpage_no_wait_posted);
 	tcase_add_test(tc, test_defect_lockpage_no_wait_fixed);
+	tcase_add_test(tc, test_defect_double_fput_posted);
+	tcase_add_test(tc, test_defect_double_fput_fixed);
+	tcase_add_test(tc, test_defect_private_data_race_posted);
+	tcase_add_test(tc, test_defect_private_data_race_fixed);
 	tcase_add_test(tc, test_defect_index_unchecked_posted);
 	tcase_add_test(tc, test_defect_index_unchecked_fixed);
 	tcase_add_test(tc, test_fixed_munmap_race_window);

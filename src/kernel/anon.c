@@ -23,6 +23,8 @@ const char *const anon_defect_names[ANON_NR_DEFECTS] = {
 	[ANON_DEFECT_EXIT_UNCOUNTED] = "exit-uncounted",
 	[ANON_DEFECT_SIZE_FIRST_MAP] = "size-first-map",
 	[ANON_DEFECT_LOCKPAGE_NO_WAIT] = "lockpage-no-wait",
+	[ANON_DEFECT_DOUBLE_FPUT] = "double-fput",
+	[ANON_DEFECT_PRIVATE_DATA_RACE] = "private-data-race",
 };
 
 void anon_inode_init(struct anon_inode *ai, const struct shmem_geom *geom,
@@ -37,6 +39,7 @@ void anon_inode_init(struct anon_inode *ai, const struct shmem_geom *geom,
 	ai->variant = variant;
 	ai->reclaimed = 0;
 	ai->size = 0;
+	ai->file_refs = 0;
 	for (i = 0; i < ANON_NR_DEFECTS; i++)
 		ai->defects[i] = 0;
 }

@@ -80,6 +80,19 @@ enum anon_defect {
 	 * releases that path's lock.
 	 */
 	ANON_DEFECT_LOCKPAGE_NO_WAIT,
+	/*
+	 * An mmap that fails after ->mmap swapped vma->vm_file: the patch
+	 * dropped the /dev/anon file and took the tmpfs file, then
+	 * do_mmap_pgoff() drops the /dev/anon file again (a double fput) and
+	 * the tmpfs file's reference is never dropped (the file leaks).
+	 */
+	ANON_DEFECT_DOUBLE_FPUT,
+	/*
+	 * file->private_data is tested and set without a lock: two first
+	 * mmaps racing on one file each set up a tmpfs file; one is leaked
+	 * and the mappings do not share their pages.
+	 */
+	ANON_DEFECT_PRIVATE_DATA_RACE,
 	ANON_NR_DEFECTS
 };
 
@@ -91,6 +104,7 @@ struct anon_inode {
 	enum anon_variant variant;
 	unsigned long reclaimed;	/* pages freed by a count reaching zero */
 	unsigned long size;		/* i_size in pages: faults beyond it fail */
+	long file_refs;			/* f_count of the tmpfs file (anon_dev.h) */
 	unsigned long defects[ANON_NR_DEFECTS];
 };
 
