@@ -156,9 +156,9 @@ int anon_vma_dup(struct anon_inode *ai, unsigned long pgoff, unsigned long nr)
 }
 
 /*
- * shmem_free_swp() of 2.4.23 mm/shmem.c (a 2.4.22 change): it frees and
- * clears the swap entries in [dir, edir) and returns how many, which its
- * callers take off info->swapped.  The older form took (dir, count).
+ * shmem_free_swp() of 2.4.23 mm/shmem.c: it frees and clears the swap
+ * entries in [dir, edir) and returns how many, which its callers take off
+ * info->swapped.  Earlier 2.4 kernels took (dir, count).
  */
 static unsigned long posted_free_swp(unsigned long *dir, unsigned long *edir)
 {
