@@ -7,6 +7,7 @@
 #include <limits.h>
 
 #include "check_util.h"
+#include "kernel/anon_dev.h"
 
 /* x86_64 geometry: EPP 512, max_index 67239952 */
 #define EPP 512UL
@@ -18,18 +19,31 @@ static struct fake_pages fp;
 static void start(enum anon_variant v)
 {
 	fp.n = 0;
+	fp.waits = 0;
 	anon_inode_init(&ai, &shmem_geom_x86_64, v, &fake_pops, &fp);
 }
 
-/* Defects other than @except are all zero. */
-static void only_defect(int except)
+/* Defects other than @a and @b (-1: none) are all zero. */
+static void only_defects(int a, int b)
 {
 	int d;
 
 	for (d = 0; d < ANON_NR_DEFECTS; d++)
-		if (d != except)
+		if (d != a && d != b)
 			ck_assert_msg(ai.defects[d] == 0, "defect %s: %lu",
 				      anon_defect_names[d], ai.defects[d]);
+}
+
+static void only_defect(int except)
+{
+	only_defects(except, -1);
+}
+
+/* A first mmap at an offset maps beyond the i_size it sets: once. */
+static void only_defect_and_size(int except)
+{
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SIZE_FIRST_MAP], 1);
+	only_defects(except, ANON_DEFECT_SIZE_FIRST_MAP);
 }
 
 static void no_defects(void)
@@ -195,7 +209,7 @@ START_TEST(test_defect_stale_spare_posted)
 	double_free_scenario(ANON_POSTED);
 	ck_assert_uint_eq(ctx.bad_frees, 2);
 	ck_assert_uint_eq(ai.defects[ANON_DEFECT_STALE_SPARE], 2);
-	only_defect(ANON_DEFECT_STALE_SPARE);
+	only_defect_and_size(ANON_DEFECT_STALE_SPARE);
 }
 END_TEST
 
@@ -235,7 +249,7 @@ START_TEST(test_defect_stale_spare_uaf_posted)
 	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 2);
 	ck_assert(!kapi_page_live(&ctx, (unsigned long)ai.maps.indirect[1]));
 	ck_assert_uint_eq(ai.defects[ANON_DEFECT_STALE_SPARE], 1);
-	only_defect(ANON_DEFECT_STALE_SPARE);
+	only_defect_and_size(ANON_DEFECT_STALE_SPARE);
 }
 END_TEST
 
@@ -331,7 +345,7 @@ START_TEST(test_defect_enomem_no_rollback_posted)
 	ck_assert_uint_eq(anon_map_count(&ai, 14), 1);
 	ck_assert_uint_eq(anon_map_count(&ai, 15), 1);
 	ck_assert_uint_eq(ai.defects[ANON_DEFECT_ENOMEM_NO_ROLLBACK], 1);
-	only_defect(ANON_DEFECT_ENOMEM_NO_ROLLBACK);
+	only_defect_and_size(ANON_DEFECT_ENOMEM_NO_ROLLBACK);
 }
 END_TEST
 
@@ -348,34 +362,390 @@ START_TEST(test_defect_enomem_no_rollback_fixed)
 }
 END_TEST
 
-/* ---- swapped-not-updated: a mapped page whose swap entry is still set ---- */
-
-static void swapped_scenario(enum anon_variant v)
+/*
+ * ---- shmem_free_swp(entry, 1) under 2.4.23: page 0 went to swap and came
+ * back: shmem_getpage cleared its entry (2.4.23 mm/shmem.c) when it put the
+ * page back in the page cache, as shmem_swap_in does.  Mapped, then
+ * unmapped: there is no entry left to free, and both variants free none.
+ */
+static void swapped_in_scenario(enum anon_variant v)
 {
 	swp_entry_t e = { 9 };
 
 	start(v);
-	fake_set(&fp, 0, 1, 1);		/* in the swap cache and mapped */
 	ck_assert_int_eq(shmem_swap_out(&ai.shm, 0, e), 0);
+	ck_assert_uint_eq(ai.shm.swapped, 1);
+	ck_assert_uint_eq(shmem_swap_in(&ai.shm, 0).val, 9);	/* the fault */
+	fake_set(&fp, 0, 1, 1);
 	ck_assert_int_eq(anon_mmap(&ai, 0, 1), 0);
 	ck_assert_uint_eq(anon_munmap(&ai, 0, 1), 1);
-	ck_assert_uint_eq(ctx.swap_frees, 1);
+	ck_assert_int_eq(fake_resident(&fp, 0), 0);
 	ck_assert_uint_eq(shmem_swap_lookup(&ai.shm, 0).val, 0);
+	ck_assert_uint_eq(ai.shm.swapped, 0);
+	ck_assert_uint_eq(ctx.swap_frees, 0);
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SWAP_NOT_FREED], 0);
 }
 
-START_TEST(test_defect_swapped_not_updated_posted)
+START_TEST(test_swapped_in_posted)
 {
-	swapped_scenario(ANON_POSTED);
-	ck_assert_uint_eq(ai.shm.swapped, 1);
-	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SWAPPED_NOT_UPDATED], 1);
+	swapped_in_scenario(ANON_POSTED);
+	only_defect(ANON_DEFECT_UNLOCKED_DECREMENT);
 }
 END_TEST
 
-START_TEST(test_defect_swapped_not_updated_fixed)
+START_TEST(test_swapped_in_fixed)
 {
-	swapped_scenario(ANON_FIXED);
-	ck_assert_uint_eq(ai.shm.swapped, 0);
+	swapped_in_scenario(ANON_FIXED);
 	no_defects();
+}
+END_TEST
+
+/*
+ * ---- private-cow: page 0 mapped MAP_PRIVATE and written: the pte maps a
+ * private copy.  Unmapping takes the count to zero.
+ */
+static unsigned long cow_scenario(enum anon_variant v)
+{
+	start(v);
+	fake_set(&fp, 0, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 1), 0);
+	fake_cow(&fp, 0);
+	return anon_munmap(&ai, 0, 1);
+}
+
+START_TEST(test_defect_private_cow_posted)
+{
+	/* the copy is "removed"; the file's page stays, mapped by no one */
+	ck_assert_uint_eq(cow_scenario(ANON_POSTED), 0);
+	ck_assert_int_eq(fake_resident(&fp, 0), 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 0), 0);
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_PRIVATE_COW], 1);
+}
+END_TEST
+
+START_TEST(test_defect_private_cow_fixed)
+{
+	ck_assert_uint_eq(cow_scenario(ANON_FIXED), 1);
+	ck_assert_int_eq(fake_resident(&fp, 0), 0);
+	no_defects();
+}
+END_TEST
+
+/*
+ * ---- swap-not-freed: as above, but the file's page, mapped by no one
+ * after the copy-on-write, went to swap (entry 9) before the munmap: a
+ * present pte over a page whose entry is set, a state 2.4.23 can reach.
+ */
+static unsigned long cow_swapped_scenario(enum anon_variant v)
+{
+	swp_entry_t e = { 9 };
+
+	start(v);
+	fake_set(&fp, 0, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 1), 0);
+	fake_cow(&fp, 0);
+	ck_assert_int_eq(shmem_swap_out(&ai.shm, 0, e), 0);
+	fake_set(&fp, 0, 0, 0);
+	return anon_munmap(&ai, 0, 1);
+}
+
+START_TEST(test_defect_swap_not_freed_posted)
+{
+	ck_assert_uint_eq(cow_swapped_scenario(ANON_POSTED), 0);
+	/* shmem_free_swp(entry, 1) freed nothing: the slot stays taken */
+	ck_assert_uint_eq(shmem_swap_lookup(&ai.shm, 0).val, 9);
+	ck_assert_uint_eq(ai.shm.swapped, 1);
+	ck_assert_uint_eq(ctx.swap_frees, 0);
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SWAP_NOT_FREED], 1);
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_PRIVATE_COW], 1);
+	/* until the file is released */
+	anon_truncate(&ai, 0);
+	ck_assert_uint_eq(ctx.swap_frees, 1);
+	ck_assert_uint_eq(ai.shm.swapped, 0);
+}
+END_TEST
+
+START_TEST(test_defect_swap_not_freed_fixed)
+{
+	ck_assert_uint_eq(cow_swapped_scenario(ANON_FIXED), 1);
+	ck_assert_uint_eq(shmem_swap_lookup(&ai.shm, 0).val, 0);
+	ck_assert_uint_eq(ai.shm.swapped, 0);
+	ck_assert_uint_eq(ctx.swap_frees, 1);
+	no_defects();
+}
+END_TEST
+
+/*
+ * ---- exit-uncounted: processes A and B both map pages 0..3 of one
+ * /dev/anon file (counts 2).  A exits: exit_mmap() tears its vma down
+ * through ->close.  Then B unmaps: nobody maps the pages any more.
+ */
+static void exit_scenario(enum anon_variant v)
+{
+	unsigned long i;
+
+	start(v);
+	for (i = 0; i < 4; i++)
+		fake_set(&fp, i, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 4), 0);	/* A */
+	ck_assert_int_eq(anon_mmap(&ai, 0, 4), 0);	/* B */
+	anon_vma_close(&ai, 0, 4);			/* A exits */
+}
+
+START_TEST(test_defect_exit_uncounted_posted)
+{
+	exit_scenario(ANON_POSTED);
+	ck_assert_uint_eq(anon_map_count(&ai, 0), 2);
+	ck_assert_uint_eq(anon_munmap(&ai, 0, 4), 0);
+	/* counts 1, mapped by no one: the four pages stay till release */
+	ck_assert_uint_eq(anon_map_count(&ai, 3), 1);
+	ck_assert_int_eq(fake_resident(&fp, 0), 1);
+	ck_assert_int_eq(fake_resident(&fp, 3), 1);
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_EXIT_UNCOUNTED], 1);
+}
+END_TEST
+
+START_TEST(test_defect_exit_uncounted_fixed)
+{
+	exit_scenario(ANON_FIXED);
+	ck_assert_uint_eq(anon_map_count(&ai, 0), 1);
+	ck_assert_uint_eq(anon_munmap(&ai, 0, 4), 4);
+	ck_assert_uint_eq(anon_map_count(&ai, 3), 0);
+	ck_assert_int_eq(fake_resident(&fp, 0), 0);
+	ck_assert_int_eq(fake_resident(&fp, 3), 0);
+	no_defects();
+}
+END_TEST
+
+/*
+ * ---- size-first-map: the first mmap is 4 pages at offset 0, the second
+ * 4 pages at offset 8; in a second file the first mmap is 4 pages at
+ * offset 2.  A fault on page 8, or on page 5, then needs it in i_size.
+ */
+START_TEST(test_defect_size_first_map_posted)
+{
+	start(ANON_POSTED);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 4), 0);
+	ck_assert_int_eq(anon_mmap(&ai, 8, 4), 0);
+	ck_assert_uint_eq(ai.size, 4);
+	ck_assert(anon_index_in_size(&ai, 3));
+	ck_assert(!anon_index_in_size(&ai, 8));		/* SIGBUS */
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SIZE_FIRST_MAP], 1);
+	start(ANON_POSTED);
+	ck_assert_int_eq(anon_mmap(&ai, 2, 4), 0);
+	ck_assert(anon_index_in_size(&ai, 3));
+	ck_assert(!anon_index_in_size(&ai, 5));		/* SIGBUS */
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_SIZE_FIRST_MAP], 1);
+}
+END_TEST
+
+START_TEST(test_defect_size_first_map_fixed)
+{
+	start(ANON_FIXED);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 4), 0);
+	ck_assert_int_eq(anon_mmap(&ai, 8, 4), 0);
+	ck_assert_uint_eq(ai.size, 12);
+	ck_assert(anon_index_in_size(&ai, 11));
+	ck_assert(!anon_index_in_size(&ai, 12));
+	start(ANON_FIXED);
+	ck_assert_int_eq(anon_mmap(&ai, 2, 4), 0);
+	ck_assert(anon_index_in_size(&ai, 5));
+	no_defects();
+	anon_truncate(&ai, 0);
+	ck_assert(!anon_index_in_size(&ai, 0));
+}
+END_TEST
+
+/*
+ * ---- lockpage-no-wait: page 0, mapped once, is locked by another path
+ * (writeback, a read) when munmap takes its count to zero.
+ */
+static void lockpage_scenario(enum anon_variant v)
+{
+	start(v);
+	fake_set(&fp, 0, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 1), 0);
+	fake_lock_elsewhere(&fp, 0);
+	ck_assert_uint_eq(anon_munmap(&ai, 0, 1), 1);
+	ck_assert_int_eq(fake_resident(&fp, 0), 0);
+}
+
+START_TEST(test_defect_lockpage_no_wait_posted)
+{
+	lockpage_scenario(ANON_POSTED);
+	/* removed under the holder, whose lock UnlockPage() then dropped */
+	ck_assert_uint_eq(fp.waits, 0);
+	ck_assert(!fake_page_locked(&fp, 0));
+	ck_assert_uint_eq(ai.defects[ANON_DEFECT_LOCKPAGE_NO_WAIT], 1);
+}
+END_TEST
+
+START_TEST(test_defect_lockpage_no_wait_fixed)
+{
+	lockpage_scenario(ANON_FIXED);
+	/* waited for the holder, then removed the page under its own lock */
+	ck_assert_uint_eq(fp.waits, 1);
+	ck_assert(!fake_page_locked(&fp, 0));
+	no_defects();
+}
+END_TEST
+
+/* ---- the /dev/anon file: tmpfs files set up and released ---------------- */
+
+static struct anon_dev dev;
+static struct anon_inode files[4];
+static unsigned int setups, releases;
+static int race_next_setup;		/* the next setup lets a racer in */
+static struct anon_inode *racer_got;
+
+static struct anon_inode *dev_setup(void *priv, unsigned long size)
+{
+	struct anon_inode *f = &files[setups++];
+	int err;
+
+	ck_assert_uint_le(setups, 4);
+	if (race_next_setup) {
+		/* another first mmap on the same file while this one sleeps */
+		race_next_setup = 0;
+		racer_got = anon_dev_mmap(&dev, 0, 4, &err);
+		ck_assert_int_eq(err, 0);
+	}
+	anon_inode_init(f, &shmem_geom_x86_64, dev.variant, &fake_pops, &fp);
+	return f;
+}
+
+static void dev_release(void *priv, struct anon_inode *f)
+{
+	releases++;
+	anon_truncate(f, 0);
+}
+
+static const struct anon_dev_ops dev_ops = {
+	.setup = dev_setup,
+	.release = dev_release,
+};
+
+static void dev_start(enum anon_variant v)
+{
+	start(v);
+	setups = releases = 0;
+	race_next_setup = 0;
+	racer_got = NULL;
+	anon_dev_open(&dev, v, &dev_ops, NULL);
+}
+
+/* Defects of the file other than @except are all zero. */
+static void dev_only_defect(int except)
+{
+	int d;
+
+	for (d = 0; d < ANON_NR_DEFECTS; d++)
+		if (d != except)
+			ck_assert_msg(dev.defects[d] == 0, "defect %s: %lu",
+				      anon_defect_names[d], dev.defects[d]);
+}
+
+/*
+ * ---- double-fput: the first mmap, of index 16, fails: its map-count
+ * table page cannot be allocated.  Then the descriptor is closed.
+ */
+static void fput_scenario(enum anon_variant v)
+{
+	int err = 0;
+
+	dev_start(v);
+	ctx.nr_allocs = 0;
+	ctx.fail_nth = 1;
+	ck_assert_ptr_null(anon_dev_mmap(&dev, 16, 1, &err));
+	ctx.fail_nth = 0;
+	ck_assert_int_eq(err, -ENOMEM);
+	ck_assert_uint_eq(setups, 1);
+}
+
+START_TEST(test_defect_double_fput_posted)
+{
+	fput_scenario(ANON_POSTED);
+	/* the descriptor's own reference is gone: the file was released */
+	ck_assert_int_eq(dev.refs, 0);
+	ck_assert_int_eq(files[0].file_refs, 1);	/* the vma's, leaked */
+	anon_dev_close(&dev);				/* a use after free */
+	ck_assert_int_eq(dev.refs, -1);
+	ck_assert_uint_eq(releases, 0);			/* never freed */
+	ck_assert_uint_eq(dev.defects[ANON_DEFECT_DOUBLE_FPUT], 1);
+	dev_only_defect(ANON_DEFECT_DOUBLE_FPUT);
+	anon_truncate(&files[0], 0);
+}
+END_TEST
+
+START_TEST(test_defect_double_fput_fixed)
+{
+	fput_scenario(ANON_FIXED);
+	ck_assert_int_eq(dev.refs, 1);
+	ck_assert_int_eq(files[0].file_refs, 1);	/* private_data's */
+	anon_dev_close(&dev);
+	ck_assert_int_eq(dev.refs, 0);
+	ck_assert_uint_eq(releases, 1);
+	ck_assert_int_eq(files[0].file_refs, 0);
+	dev_only_defect(-1);
+	ck_assert_uint_eq(held_total(), 0);
+}
+END_TEST
+
+/*
+ * ---- private-data-race: two first mmaps of pages 0..3 on one file, the
+ * second while the first sleeps in shmem_file_setup().  Both vmas go, then
+ * the descriptor is closed.
+ */
+static struct anon_inode *race_scenario(enum anon_variant v)
+{
+	struct anon_inode *got;
+	int err = 0;
+
+	dev_start(v);
+	race_next_setup = 1;
+	got = anon_dev_mmap(&dev, 0, 4, &err);
+	ck_assert_int_eq(err, 0);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_ptr_nonnull(racer_got);
+	ck_assert_uint_eq(setups, 2);
+	return got;
+}
+
+START_TEST(test_defect_private_data_race_posted)
+{
+	struct anon_inode *got = race_scenario(ANON_POSTED);
+
+	/* two files: the mappings share no page */
+	ck_assert_ptr_ne(got, racer_got);
+	ck_assert_uint_eq(anon_map_count(got, 0), 1);
+	ck_assert_uint_eq(anon_map_count(racer_got, 0), 1);
+	ck_assert_uint_eq(dev.defects[ANON_DEFECT_PRIVATE_DATA_RACE], 1);
+	anon_dev_vma_put(&dev, got);
+	anon_dev_vma_put(&dev, racer_got);
+	anon_dev_close(&dev);
+	/* the racer's file kept private_data's reference: never freed */
+	ck_assert_uint_eq(releases, 1);
+	ck_assert_int_eq(racer_got->file_refs, 1);
+	dev_only_defect(ANON_DEFECT_PRIVATE_DATA_RACE);
+	anon_truncate(racer_got, 0);
+}
+END_TEST
+
+START_TEST(test_defect_private_data_race_fixed)
+{
+	struct anon_inode *got = race_scenario(ANON_FIXED);
+
+	/* one file, mapped twice; the loser's file was released at once */
+	ck_assert_ptr_eq(got, racer_got);
+	ck_assert_uint_eq(anon_map_count(got, 0), 2);
+	ck_assert_uint_eq(releases, 1);
+	anon_dev_vma_put(&dev, got);
+	anon_dev_vma_put(&dev, racer_got);
+	anon_dev_close(&dev);
+	ck_assert_uint_eq(releases, 2);
+	ck_assert_int_eq(got->file_refs, 0);
+	dev_only_defect(-1);
+	ck_assert_uint_eq(held_total(), 0);
 }
 END_TEST
 
@@ -389,7 +759,7 @@ START_TEST(test_defect_index_unchecked_posted)
 	ck_assert_uint_eq(anon_map_count(&ai, MAX_INDEX - 1), 1);
 	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 3);
 	ck_assert_uint_eq(ai.defects[ANON_DEFECT_INDEX_UNCHECKED], 1);
-	only_defect(ANON_DEFECT_INDEX_UNCHECKED);
+	only_defect_and_size(ANON_DEFECT_INDEX_UNCHECKED);
 }
 END_TEST
 
@@ -399,6 +769,49 @@ START_TEST(test_defect_index_unchecked_fixed)
 	ck_assert_int_eq(anon_mmap(&ai, MAX_INDEX - 1, 2), -EFBIG);
 	ck_assert_uint_eq(anon_map_count(&ai, MAX_INDEX - 1), 0);
 	ck_assert_uint_eq(held_total(), 0);
+	no_defects();
+}
+END_TEST
+
+/* ---- fixed: an mmap and fault while munmap has the lock dropped ---------- */
+
+/* Another CPU maps page @arg again and faults it in: it is in the page cache. */
+static void racer_map_fault(void *arg)
+{
+	unsigned long idx = *(unsigned long *)arg;
+
+	ck_assert_int_eq(anon_mmap(&ai, idx, 1), 0);
+	fake_set(&fp, idx, 1, 1);
+}
+
+/*
+ * Pages 3 and 4 mapped once; munmap(3, 2) takes both counts to zero.  At the
+ * first unlock inside munmap (where fixed drops the lock to take page 3's
+ * page lock) page 3 is mapped and faulted again.  Page 3 must stay in the
+ * page cache with count 1; page 4 is reclaimed.
+ */
+START_TEST(test_fixed_munmap_race_window)
+{
+	unsigned long racing = 3;
+
+	start(ANON_FIXED);
+	fake_set(&fp, 3, 1, 1);
+	fake_set(&fp, 4, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 3, 2), 0);
+	ctx.unlock_racer = racer_map_fault;
+	ctx.unlock_racer_arg = &racing;
+	ck_assert_uint_eq(anon_munmap(&ai, 3, 2), 1);
+	ck_assert_ptr_null(ctx.unlock_racer);		/* the racer ran */
+	ck_assert_uint_eq(anon_map_count(&ai, 3), 1);
+	ck_assert_int_eq(fake_resident(&fp, 3), 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 4), 0);
+	ck_assert_int_eq(fake_resident(&fp, 4), 0);
+	ck_assert_uint_eq(ai.reclaimed, 1);
+	ck_assert_uint_eq(ctx.warnings + ctx.lock_errors + ctx.unlocked_walks, 0);
+	ck_assert_int_eq(ai.shm.lock.held, 0);
+	/* the racer's mapping goes: now page 3 is reclaimed */
+	ck_assert_uint_eq(anon_munmap(&ai, 3, 1), 1);
+	ck_assert_int_eq(fake_resident(&fp, 3), 0);
 	no_defects();
 }
 END_TEST
@@ -449,10 +862,25 @@ static Suite *anon_suite(void)
 	tcase_add_test(tc, test_defect_count_underflow_fixed);
 	tcase_add_test(tc, test_defect_enomem_no_rollback_posted);
 	tcase_add_test(tc, test_defect_enomem_no_rollback_fixed);
-	tcase_add_test(tc, test_defect_swapped_not_updated_posted);
-	tcase_add_test(tc, test_defect_swapped_not_updated_fixed);
+	tcase_add_test(tc, test_swapped_in_posted);
+	tcase_add_test(tc, test_swapped_in_fixed);
+	tcase_add_test(tc, test_defect_private_cow_posted);
+	tcase_add_test(tc, test_defect_private_cow_fixed);
+	tcase_add_test(tc, test_defect_swap_not_freed_posted);
+	tcase_add_test(tc, test_defect_swap_not_freed_fixed);
+	tcase_add_test(tc, test_defect_exit_uncounted_posted);
+	tcase_add_test(tc, test_defect_exit_uncounted_fixed);
+	tcase_add_test(tc, test_defect_size_first_map_posted);
+	tcase_add_test(tc, test_defect_size_first_map_fixed);
+	tcase_add_test(tc, test_defect_lockpage_no_wait_posted);
+	tcase_add_test(tc, test_defect_lockpage_no_wait_fixed);
+	tcase_add_test(tc, test_defect_double_fput_posted);
+	tcase_add_test(tc, test_defect_double_fput_fixed);
+	tcase_add_test(tc, test_defect_private_data_race_posted);
+	tcase_add_test(tc, test_defect_private_data_race_fixed);
 	tcase_add_test(tc, test_defect_index_unchecked_posted);
 	tcase_add_test(tc, test_defect_index_unchecked_fixed);
+	tcase_add_test(tc, test_fixed_munmap_race_window);
 	tcase_add_test(tc, test_fixed_teardown_clean);
 	suite_add_tcase(s, tc);
 	return s;

@@ -9,6 +9,17 @@
 #include "check_util.h"
 #include "model/core_check.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_ASAN 1
+#endif
+#endif
+#ifdef HAVE_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 /* Loop tests run once per geometry: _i indexes this array. */
 static const struct shmem_geom *const geoms[] = {
 	&shmem_geom_i386, &shmem_geom_x86_64,
@@ -31,14 +42,16 @@ static const struct {
 static struct shmem_table t;
 static spinlock_t lock;
 
-static void setup(void)
+/* Each test starts with a context whose table pages fit geometry _i. */
+static void setup(int i)
 {
-	ctx_setup();
+	ctx_setup_geom(geoms[i]);
 	spin_lock_init(&lock);
 }
 
 START_TEST(test_geometry_constants)
 {
+	setup(_i);
 	ck_assert_uint_eq(geoms[_i]->entries_per_page, _i ? 512 : 1024);
 	ck_assert_uint_eq(geoms[_i]->max_index, bounds[_i].max_index);
 }
@@ -68,6 +81,7 @@ START_TEST(test_boundaries_each)
 {
 	const struct shmem_geom *g = geoms[_i];
 
+	setup(_i);
 	ck_assert_uint_eq(pages_for(g, 0), 0);		/* direct */
 	ck_assert_uint_eq(pages_for(g, 15), 0);		/* last direct */
 	ck_assert_uint_eq(pages_for(g, 16), 2);		/* indirect + leaf */
@@ -85,6 +99,7 @@ START_TEST(test_max_index_efbig)
 {
 	unsigned long page = 0;
 
+	setup(_i);
 	shmem_table_init(&t, geoms[_i], KAPI_PAGE_SWAP_TABLE);
 	spin_lock(&lock);
 	ck_assert_ptr_eq(shmem_table_get(&t, bounds[_i].max_index, &lock),
@@ -113,6 +128,7 @@ START_TEST(test_boundaries_cumulative)
 	unsigned long *e;
 	int i;
 
+	setup(_i);
 	shmem_table_init(&t, geoms[_i], KAPI_PAGE_MAP_TABLE);
 	spin_lock(&lock);
 	for (i = 0; i < 6; i++) {
@@ -170,6 +186,7 @@ START_TEST(test_spare_each_level)
 {
 	unsigned long zero = 0, *e;
 
+	setup(_i);
 	shmem_table_init(&t, geoms[_i], KAPI_PAGE_SWAP_TABLE);
 	spin_lock(&lock);
 	/* no spare, or an empty one: nothing installed */
@@ -230,6 +247,7 @@ START_TEST(test_get_frees_leftover_spare)
 	struct racer r = { &t, &lock, 16, 0 };
 	unsigned long *e;
 
+	setup(_i);
 	shmem_table_init(&t, geoms[_i], KAPI_PAGE_SWAP_TABLE);
 	spin_lock(&lock);
 	ctx.racer = racer_fill;
@@ -257,6 +275,7 @@ START_TEST(test_alloc_failure_each_level)
 {
 	unsigned long n;
 
+	setup(_i);
 	for (n = 1; n <= 3; n++) {
 		shmem_table_init(&t, geoms[_i], KAPI_PAGE_SWAP_TABLE);
 		ctx.nr_allocs = 0;
@@ -283,6 +302,7 @@ START_TEST(test_swap_out_failure)
 	swp_entry_t e = { 42 };
 	unsigned long n;
 
+	setup(_i);
 	shmem_inode_init(&info, geoms[_i], &fake_pops, NULL);
 	for (n = 1; n <= 2; n++) {
 		ctx.nr_allocs = 0;
@@ -308,9 +328,40 @@ START_TEST(test_differential)
 {
 	char err[256] = "";
 
+	setup(_i);
 	/* 100,000 operations, fixed seed */
 	ck_assert_msg(core_check_differential(geoms[_i], 1, 100000, err,
 					      sizeof(err)) == 0, "%s", err);
+}
+END_TEST
+
+/*
+ * A table page holds the geometry's EPP entries as native words and no
+ * more: 512 words for x86_64 (4 KiB on a 64-bit host), 1024 for i386 (8 KiB
+ * there).  Under the address sanitizer the word behind entry EPP-1 of a
+ * leaf (x86_64: entry 511) is poisoned, so a walk past it is reported.
+ */
+START_TEST(test_table_page_size)
+{
+	unsigned long epp = geoms[_i]->entries_per_page;
+	unsigned long *last;
+
+	setup(_i);
+	ck_assert_uint_eq(ctx.table_page_bytes, epp * sizeof(unsigned long));
+	if (sizeof(unsigned long) == 8)
+		ck_assert_uint_eq(ctx.table_page_bytes, _i ? 4096 : 8192);
+	shmem_table_init(&t, geoms[_i], KAPI_PAGE_SWAP_TABLE);
+	spin_lock(&lock);
+	last = shmem_table_get(&t, SHMEM_NR_DIRECT + epp - 1, &lock);
+	ck_assert(!IS_ERR_OR_NULL(last));
+	ck_assert_ptr_eq(last, (unsigned long *)t.indirect[0] + epp - 1);
+#ifdef HAVE_ASAN
+	ck_assert(!__asan_address_is_poisoned(last));
+	ck_assert(__asan_address_is_poisoned(last + 1));
+#endif
+	shmem_table_truncate(&t, 0, NULL, NULL);
+	spin_unlock(&lock);
+	ck_assert_uint_eq(held_total(), 0);
 }
 END_TEST
 
@@ -329,6 +380,7 @@ START_TEST(test_teardown_returns_all)
 	swp_entry_t e;
 	int i;
 
+	setup(_i);
 	anon_inode_init(&ai, geoms[_i], ANON_FIXED, &fake_pops, &fp);
 	for (i = 0; i < 5; i++) {
 		e.val = 100 + (unsigned long)i;
@@ -356,7 +408,7 @@ static Suite *table_suite(void)
 	Suite *s = suite_create("table");
 	TCase *tc = tcase_create("table");
 
-	tcase_add_checked_fixture(tc, setup, ctx_teardown);
+	tcase_add_checked_fixture(tc, NULL, ctx_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_geometry_constants, 0, 2);
 	tcase_add_loop_test(tc, test_boundaries_each, 0, 2);
@@ -367,6 +419,7 @@ static Suite *table_suite(void)
 	tcase_add_loop_test(tc, test_alloc_failure_each_level, 0, 2);
 	tcase_add_loop_test(tc, test_swap_out_failure, 0, 2);
 	tcase_add_loop_test(tc, test_differential, 0, 2);
+	tcase_add_loop_test(tc, test_table_page_size, 0, 2);
 	tcase_add_loop_test(tc, test_teardown_returns_all, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;

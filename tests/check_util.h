@@ -13,10 +13,16 @@
 /* The context every test runs in: set up fresh by ctx_setup(). */
 static struct kapi_ctx ctx;
 
+/* A fresh context for tables of @geom. */
+static inline void ctx_setup_geom(const struct shmem_geom *geom)
+{
+	kapi_ctx_init(&ctx, geom);
+	kapi_set_current(&ctx);
+}
+
 static inline void ctx_setup(void)
 {
-	kapi_ctx_init(&ctx);
-	kapi_set_current(&ctx);
+	ctx_setup_geom(&shmem_geom_x86_64);
 }
 
 static inline void ctx_teardown(void)
@@ -34,8 +40,10 @@ static inline unsigned long held_total(void)
 #define FAKE_MAX 32
 struct fake_pages {
 	unsigned long index[FAKE_MAX];
-	unsigned char resident[FAKE_MAX], mapped[FAKE_MAX];
+	unsigned char resident[FAKE_MAX], mapped[FAKE_MAX], locked[FAKE_MAX];
+	unsigned char cow[FAKE_MAX];	/* the pte maps a private copy */
 	unsigned int n;
+	unsigned int waits;		/* lock_page found the page locked */
 };
 
 static inline int fake_find(struct fake_pages *fp, unsigned long index)
@@ -57,9 +65,30 @@ static inline void fake_set(struct fake_pages *fp, unsigned long index,
 		ck_assert_uint_lt(fp->n, FAKE_MAX);
 		i = (int)fp->n++;
 		fp->index[i] = index;
+		fp->locked[i] = 0;
+		fp->cow[i] = 0;
 	}
 	fp->resident[i] = (unsigned char)resident;
 	fp->mapped[i] = (unsigned char)mapped;
+}
+
+/* Another path (a read from swap, writeback) holds page @index locked. */
+static inline void fake_lock_elsewhere(struct fake_pages *fp, unsigned long index)
+{
+	int i = fake_find(fp, index);
+
+	ck_assert_int_ge(i, 0);
+	fp->locked[i] = 1;
+}
+
+/* A MAP_PRIVATE write: the pte now maps a private copy of page @index. */
+static inline void fake_cow(struct fake_pages *fp, unsigned long index)
+{
+	int i = fake_find(fp, index);
+
+	ck_assert_int_ge(i, 0);
+	fp->cow[i] = 1;
+	fp->mapped[i] = 0;
 }
 
 static inline int fake_resident(struct fake_pages *fp, unsigned long index)
@@ -69,12 +98,16 @@ static inline int fake_resident(struct fake_pages *fp, unsigned long index)
 	return i >= 0 && fp->resident[i];
 }
 
-static inline bool fake_pte_present(void *priv, unsigned long index)
+static inline enum shmem_pte fake_pte(void *priv, unsigned long index)
 {
 	struct fake_pages *fp = priv;
 	int i = fake_find(fp, index);
 
-	return i >= 0 && fp->resident[i] && fp->mapped[i];
+	if (i < 0)
+		return SHMEM_PTE_NONE;
+	if (fp->cow[i])
+		return SHMEM_PTE_ANON;
+	return fp->resident[i] && fp->mapped[i] ? SHMEM_PTE_CACHE : SHMEM_PTE_NONE;
 }
 
 static inline bool fake_remove_page(void *priv, unsigned long index)
@@ -88,8 +121,42 @@ static inline bool fake_remove_page(void *priv, unsigned long index)
 	return was;
 }
 
+/* Waiting for a page lock held elsewhere: that holder finishes first. */
+static inline bool fake_lock_page(void *priv, unsigned long index)
+{
+	struct fake_pages *fp = priv;
+	int i = fake_find(fp, index);
+
+	if (i < 0 || !fp->resident[i])
+		return false;
+	if (fp->locked[i])
+		fp->waits++;
+	fp->locked[i] = 1;
+	return true;
+}
+
+static inline bool fake_page_locked(void *priv, unsigned long index)
+{
+	struct fake_pages *fp = priv;
+	int i = fake_find(fp, index);
+
+	return i >= 0 && fp->locked[i];
+}
+
+static inline void fake_unlock_page(void *priv, unsigned long index)
+{
+	struct fake_pages *fp = priv;
+	int i = fake_find(fp, index);
+
+	ck_assert_msg(i >= 0 && fp->locked[i], "page %lu not locked", index);
+	fp->locked[i] = 0;
+}
+
 static const struct shmem_page_ops fake_pops = {
-	.pte_present = fake_pte_present,
+	.pte = fake_pte,
+	.lock_page = fake_lock_page,
+	.unlock_page = fake_unlock_page,
+	.page_locked = fake_page_locked,
 	.remove_page = fake_remove_page,
 };
 

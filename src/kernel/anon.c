@@ -16,8 +16,15 @@ const char *const anon_defect_names[ANON_NR_DEFECTS] = {
 	[ANON_DEFECT_UNLOCKED_DECREMENT] = "unlocked-decrement",
 	[ANON_DEFECT_COUNT_UNDERFLOW] = "count-underflow",
 	[ANON_DEFECT_ENOMEM_NO_ROLLBACK] = "enomem-no-rollback",
-	[ANON_DEFECT_SWAPPED_NOT_UPDATED] = "swapped-not-updated",
+	[ANON_DEFECT_SWAP_NOT_FREED] = "swap-not-freed",
+
 	[ANON_DEFECT_INDEX_UNCHECKED] = "index-unchecked",
+	[ANON_DEFECT_PRIVATE_COW] = "private-cow",
+	[ANON_DEFECT_EXIT_UNCOUNTED] = "exit-uncounted",
+	[ANON_DEFECT_SIZE_FIRST_MAP] = "size-first-map",
+	[ANON_DEFECT_LOCKPAGE_NO_WAIT] = "lockpage-no-wait",
+	[ANON_DEFECT_DOUBLE_FPUT] = "double-fput",
+	[ANON_DEFECT_PRIVATE_DATA_RACE] = "private-data-race",
 };
 
 void anon_inode_init(struct anon_inode *ai, const struct shmem_geom *geom,
@@ -31,6 +38,8 @@ void anon_inode_init(struct anon_inode *ai, const struct shmem_geom *geom,
 	ai->maps.lock = &ai->shm.lock;
 	ai->variant = variant;
 	ai->reclaimed = 0;
+	ai->size = 0;
+	ai->file_refs = 0;
 	for (i = 0; i < ANON_NR_DEFECTS; i++)
 		ai->defects[i] = 0;
 }
@@ -55,6 +64,11 @@ static int posted_add(struct anon_inode *ai, unsigned long pgoff,
 	unsigned long i, idx, *count, page = 0;
 	bool stale = false;	/* page was freed and left set, as posted */
 
+	/* the first mmap creates the tmpfs file, as long as its vma */
+	if (!ai->size)
+		ai->size = nr;
+	if (pgoff >= ai->size || nr > ai->size - pgoff)
+		ai->defects[ANON_DEFECT_SIZE_FIRST_MAP]++;
 	spin_lock(&ai->shm.lock);
 	for (i = 0; i < nr; i++) {
 		idx = pgoff + i;
@@ -117,6 +131,9 @@ static int fixed_add(struct anon_inode *ai, unsigned long pgoff,
 		}
 		(*count)++;
 	}
+	/* i_size covers every mapping */
+	if (ai->size < pgoff + nr)
+		ai->size = pgoff + nr;
 	spin_unlock(&ai->shm.lock);
 	return 0;
 }
@@ -138,14 +155,35 @@ int anon_vma_dup(struct anon_inode *ai, unsigned long pgoff, unsigned long nr)
 	return fixed_add(ai, pgoff, nr);
 }
 
+/*
+ * shmem_free_swp() of 2.4.23 mm/shmem.c: it frees and clears the swap
+ * entries in [dir, edir) and returns how many, which its callers take off
+ * info->swapped.  Earlier 2.4 kernels took (dir, count).
+ */
+static unsigned long posted_free_swp(unsigned long *dir, unsigned long *edir)
+{
+	unsigned long *ptr, freed = 0;
+	swp_entry_t entry;
+
+	/* as addresses: edir need not point into the same table as dir */
+	for (ptr = dir; (unsigned long)ptr < (unsigned long)edir; ptr++) {
+		if (!*ptr)
+			continue;
+		entry.val = *ptr;
+		swap_free(entry);
+		*ptr = 0;
+		freed++;
+	}
+	return freed;
+}
+
 /* anon_munmap() as posted: no lock, only pages present in this mm. */
 static unsigned long posted_munmap(struct anon_inode *ai, unsigned long pgoff,
 				   unsigned long nr)
 {
 	struct shmem_inode *info = &ai->shm;
 	unsigned long i, idx, *count, *slot, reclaimed = 0;
-	swp_entry_t entry;
-	bool removed;
+	bool locked;
 
 	for (i = 0; i < nr; i++) {
 		idx = pgoff + i;
@@ -162,65 +200,92 @@ static unsigned long posted_munmap(struct anon_inode *ai, unsigned long pgoff,
 		(*count)--;
 		if (*count > 0)
 			continue;
-		if (!info->pops->pte_present(info->priv, idx)) {
+		switch (info->pops->pte(info->priv, idx)) {
+		case SHMEM_PTE_NONE:
 			/* page (or its swap entry) stays with no mapping */
 			ai->defects[ANON_DEFECT_PTE_ONLY_RECLAIM]++;
 			continue;
+		case SHMEM_PTE_ANON:
+			/* pte_page() is the private copy, not the file's */
+			ai->defects[ANON_DEFECT_PRIVATE_COW]++;
+			break;
+		case SHMEM_PTE_CACHE:
+			/* LockPage() sets the bit whoever holds it */
+			locked = info->pops->page_locked(info->priv, idx);
+			if (locked)
+				ai->defects[ANON_DEFECT_LOCKPAGE_NO_WAIT]++;
+			if (info->pops->remove_page(info->priv, idx)) {
+				reclaimed++;
+				ai->reclaimed++;
+			}
+			/* UnlockPage() clears it, for the holder too */
+			if (locked)
+				info->pops->unlock_page(info->priv, idx);
+			break;
 		}
-		removed = info->pops->remove_page(info->priv, idx);
-		entry.val = 0;
+		/*
+		 * The patch calls shmem_free_swp(entry, 1): the end pointer 1
+		 * lies below any entry, so nothing is freed, and the return
+		 * value is not used either.
+		 */
 		slot = shmem_table_walk(&info->swap, idx, NULL);
-		if (!IS_ERR_OR_NULL(slot) && *slot) {
-			entry.val = *slot;
-			*slot = 0;
-			swap_free(entry);
-			/* shmem_free_swp()'s return value ignored */
-			ai->defects[ANON_DEFECT_SWAPPED_NOT_UPDATED]++;
-		}
-		if (removed || entry.val) {
-			reclaimed++;
-			ai->reclaimed++;
-		}
+		if (!IS_ERR_OR_NULL(slot) &&
+		    !posted_free_swp(slot, (unsigned long *)1) && *slot)
+			ai->defects[ANON_DEFECT_SWAP_NOT_FREED]++;
 	}
 	return reclaimed;
+}
+
+/*
+ * Free page @idx whose count munmap took to zero; called and returns with
+ * the lock held, dropped while the page lock is taken.  An mmap and fault
+ * in that window map the page again: the count is rechecked under the
+ * lock, with the page locked, before anything is freed.
+ */
+static bool fixed_reclaim(struct anon_inode *ai, unsigned long idx)
+{
+	struct shmem_inode *info = &ai->shm;
+	unsigned long *count;
+	swp_entry_t entry = { 0 };
+	bool locked, removed = false;
+
+	spin_unlock(&info->lock);
+	locked = info->pops->lock_page(info->priv, idx);
+	spin_lock(&info->lock);
+	count = shmem_table_walk(&ai->maps, idx, NULL);
+	if (!IS_ERR_OR_NULL(count) && !*count) {
+		entry = __shmem_swap_in(info, idx);
+		if (locked)
+			removed = info->pops->remove_page(info->priv, idx);
+	}
+	spin_unlock(&info->lock);
+	if (locked)
+		info->pops->unlock_page(info->priv, idx);
+	if (entry.val)
+		swap_free(entry);
+	spin_lock(&info->lock);
+	return removed || entry.val;
 }
 
 static unsigned long fixed_munmap(struct anon_inode *ai, unsigned long pgoff,
 				  unsigned long nr)
 {
-	struct shmem_inode *info = &ai->shm;
-	unsigned long i, idx, *count, *slot, reclaimed = 0;
-	swp_entry_t entry;
-	bool removed;
+	unsigned long i, *count, reclaimed = 0;
 
-	spin_lock(&info->lock);
+	spin_lock(&ai->shm.lock);
 	for (i = 0; i < nr; i++) {
-		idx = pgoff + i;
-		count = shmem_table_walk(&ai->maps, idx, NULL);
+		count = shmem_table_walk(&ai->maps, pgoff + i, NULL);
 		/* unmapping what was never mapped: keep the count at zero */
 		if (WARN_ON_ONCE(IS_ERR_OR_NULL(count) || !*count))
 			continue;
 		if (--*count)
 			continue;
-		entry.val = 0;
-		slot = shmem_table_walk(&info->swap, idx, NULL);
-		if (!IS_ERR_OR_NULL(slot) && *slot) {
-			entry.val = *slot;
-			*slot = 0;
-			info->swapped--;
-		}
-		/* page cache removal may sleep in the kernel */
-		spin_unlock(&info->lock);
-		removed = info->pops->remove_page(info->priv, idx);
-		if (entry.val)
-			swap_free(entry);
-		if (removed || entry.val) {
+		if (fixed_reclaim(ai, pgoff + i)) {
 			reclaimed++;
 			ai->reclaimed++;
 		}
-		spin_lock(&info->lock);
 	}
-	spin_unlock(&info->lock);
+	spin_unlock(&ai->shm.lock);
 	return reclaimed;
 }
 
@@ -230,6 +295,22 @@ unsigned long anon_munmap(struct anon_inode *ai, unsigned long pgoff,
 	if (ai->variant == ANON_POSTED)
 		return posted_munmap(ai, pgoff, nr);
 	return fixed_munmap(ai, pgoff, nr);
+}
+
+unsigned long anon_vma_close(struct anon_inode *ai, unsigned long pgoff,
+			     unsigned long nr)
+{
+	if (ai->variant == ANON_POSTED) {
+		/* shmem_vm_ops has no ->close, and exit_mmap() no ->munmap */
+		ai->defects[ANON_DEFECT_EXIT_UNCOUNTED]++;
+		return 0;
+	}
+	return fixed_munmap(ai, pgoff, nr);
+}
+
+bool anon_index_in_size(struct anon_inode *ai, unsigned long index)
+{
+	return index < ai->size;
 }
 
 unsigned long anon_map_count(struct anon_inode *ai, unsigned long index)
@@ -248,6 +329,8 @@ void anon_truncate(struct anon_inode *ai, unsigned long start)
 {
 	shmem_truncate(&ai->shm, start);
 	spin_lock(&ai->shm.lock);
+	if (ai->size > start)
+		ai->size = start;
 	if (ai->variant == ANON_POSTED) {
 		/* the patch leaves map_indirect and its pages alone */
 		if (shmem_table_pages_beyond(&ai->maps, start))

@@ -102,8 +102,8 @@ void spin_unlock(spinlock_t *lock);
 void lockdep_assert_held(spinlock_t *lock);
 
 /*
- * Table pages.  The userspace implementation hands out buffers large enough
- * for the largest geometry's entries as native words, and counts them by kind.
+ * Table pages.  The userspace implementation hands out buffers of exactly
+ * the modelled geometry's entries as native words, and counts them by kind.
  */
 unsigned long kapi_get_zeroed_page(gfp_t gfp, enum kapi_page_kind kind);
 void kapi_free_page(unsigned long addr, enum kapi_page_kind kind);

@@ -37,8 +37,7 @@ int shmem_swap_out(struct shmem_inode *info, unsigned long index,
 	return 0;
 }
 
-/* Clear the entry of @index, returning it; caller holds the lock. */
-static swp_entry_t swap_take(struct shmem_inode *info, unsigned long index)
+swp_entry_t __shmem_swap_in(struct shmem_inode *info, unsigned long index)
 {
 	swp_entry_t entry = { 0 };
 	unsigned long *slot = shmem_table_walk(&info->swap, index, NULL);
@@ -56,7 +55,7 @@ swp_entry_t shmem_swap_in(struct shmem_inode *info, unsigned long index)
 	swp_entry_t entry;
 
 	spin_lock(&info->lock);
-	entry = swap_take(info, index);
+	entry = __shmem_swap_in(info, index);
 	spin_unlock(&info->lock);
 	return entry;
 }
@@ -81,11 +80,14 @@ unsigned long shmem_punch(struct shmem_inode *info, unsigned long index,
 	swp_entry_t entry;
 
 	for (i = index; i - index < nr; i++) {
-		/* page cache removal may sleep in the kernel: not under the lock */
-		if (info->pops && info->pops->remove_page(info->priv, i))
-			released++;
+		/* the page lock may sleep: not under the inode lock */
+		if (info->pops && info->pops->lock_page(info->priv, i)) {
+			if (info->pops->remove_page(info->priv, i))
+				released++;
+			info->pops->unlock_page(info->priv, i);
+		}
 		spin_lock(&info->lock);
-		entry = swap_take(info, i);
+		entry = __shmem_swap_in(info, i);
 		spin_unlock(&info->lock);
 		if (entry.val) {
 			swap_free(entry);

@@ -13,10 +13,29 @@
 
 #include "shmem_table.h"
 
+/* What the page-table entry of page @index holds in the mm now unmapping it. */
+enum shmem_pte {
+	SHMEM_PTE_NONE,		/* not present */
+	SHMEM_PTE_CACHE,	/* the file's page, from the page cache */
+	SHMEM_PTE_ANON,		/* a private copy: MAP_PRIVATE after copy-on-write */
+};
+
 struct shmem_page_ops {
-	/* Is page @index mapped present in the page tables of the mm now unmapping it? */
-	bool (*pte_present)(void *priv, unsigned long index);
-	/* Drop page @index from the page cache; false if it was not there. */
+	enum shmem_pte (*pte)(void *priv, unsigned long index);
+	/*
+	 * Lock page @index in the page cache, waiting for a holder of its page
+	 * lock (find_lock_page(): may sleep, so never under the inode lock);
+	 * false if the page is not cached.
+	 */
+	bool (*lock_page)(void *priv, unsigned long index);
+	void (*unlock_page)(void *priv, unsigned long index);
+	/* Is page @index locked now (by a read from swap, writeback, ...)? */
+	bool (*page_locked)(void *priv, unsigned long index);
+	/*
+	 * Drop page @index from the page cache; false if it was not there.
+	 * Does not sleep: the fixed code calls it under the inode lock, the
+	 * page locked.
+	 */
 	bool (*remove_page)(void *priv, unsigned long index);
 };
 
@@ -40,6 +59,9 @@ int shmem_swap_out(struct shmem_inode *info, unsigned long index,
 
 /* Take back the swap entry of page @index (val 0 if none), clearing it. */
 swp_entry_t shmem_swap_in(struct shmem_inode *info, unsigned long index);
+
+/* shmem_swap_in() for a caller that holds info->lock. */
+swp_entry_t __shmem_swap_in(struct shmem_inode *info, unsigned long index);
 
 /* The swap entry of @index without changing it (val 0 if none). */
 swp_entry_t shmem_swap_lookup(struct shmem_inode *info, unsigned long index);

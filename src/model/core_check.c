@@ -42,7 +42,7 @@ int core_check_boundaries(const struct shmem_geom *g, char *err, size_t len)
 	size_t i;
 	int ret = 0;
 
-	kapi_ctx_init(&ctx);
+	kapi_ctx_init(&ctx, g);
 	kapi_set_current(&ctx);
 	spin_lock_init(&lock);
 	for (i = 0; i < sizeof(b) / sizeof(b[0]) && !ret; i++) {
@@ -192,12 +192,27 @@ static void keyset_truncate(const struct model *m, struct keyset *ks,
 	}
 }
 
-static bool model_pte_present(void *priv, unsigned long idx)
+/* A resident page is cached and mapped here: no other mm, no page locks. */
+static bool model_resident(void *priv, unsigned long idx)
 {
 	struct model *m = priv;
 	int s = index_slot(m, idx);
 
 	return s >= 0 && m->resident[s];
+}
+
+static enum shmem_pte model_pte(void *priv, unsigned long idx)
+{
+	return model_resident(priv, idx) ? SHMEM_PTE_CACHE : SHMEM_PTE_NONE;
+}
+
+static void model_unlock_page(void *priv, unsigned long idx)
+{
+}
+
+static bool model_page_locked(void *priv, unsigned long idx)
+{
+	return false;
 }
 
 static bool model_remove_page(void *priv, unsigned long idx)
@@ -221,7 +236,10 @@ static void model_swap_free(void *arg, swp_entry_t entry)
 }
 
 static const struct shmem_page_ops model_pops = {
-	.pte_present = model_pte_present,
+	.pte = model_pte,
+	.lock_page = model_resident,
+	.unlock_page = model_unlock_page,
+	.page_locked = model_page_locked,
 	.remove_page = model_remove_page,
 };
 
@@ -427,7 +445,7 @@ int core_check_differential(const struct shmem_geom *g, unsigned long seed,
 	m->first[4] = first_mid + 3 * epp * epp + 5 * epp + 7;	/* inside middle 3 */
 	m->first[5] = g->max_index - WIN;			/* the last indices */
 	m->rng = seed * 2 + 1;
-	kapi_ctx_init(&m->ctx);
+	kapi_ctx_init(&m->ctx, g);
 	m->ctx.swap_free = model_swap_free;
 	m->ctx.swap_arg = m;
 	kapi_set_current(&m->ctx);
@@ -478,7 +496,7 @@ int core_check_anon(const struct shmem_geom *g, enum anon_variant variant,
 		return set_error(err, len, "out of memory");
 	m->g = g;
 	m->first[0] = 0;
-	kapi_ctx_init(&m->ctx);
+	kapi_ctx_init(&m->ctx, g);
 	kapi_set_current(&m->ctx);
 	anon_inode_init(&m->ai, g, variant, &model_pops, m);
 	for (i = 0; i < 6; i++)

@@ -22,7 +22,7 @@ static void host_swap_free_cb(void *arg, swp_entry_t entry)
 }
 
 int host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
-	      enum reclaim_policy policy)
+	      enum reclaim_policy policy, const struct shmem_geom *geom)
 {
 	memset(h, 0, sizeof(*h));
 	h->mem_pages = mem_pages;
@@ -30,13 +30,13 @@ int host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
 	h->policy = policy;
 	h->first_swap_out_us = -1;
 	h->gen = 1;
-	h->geom = &shmem_geom_x86_64;
+	h->geom = geom;
 	if (swap_pages) {
 		h->swap_map = calloc((swap_pages + 63) / 64, sizeof(uint64_t));
 		if (!h->swap_map)
 			return -1;
 	}
-	kapi_ctx_init(&h->kctx);
+	kapi_ctx_init(&h->kctx, geom);
 	h->kctx.swap_free = host_swap_free_cb;
 	h->kctx.swap_arg = h;
 	kapi_set_current(&h->kctx);

@@ -15,12 +15,31 @@
 
 /* --- the memory file's view of the page cache (src/kernel calls these) -- */
 
-static bool pops_pte_present(void *priv, unsigned long idx)
+/* UML maps its memory file shared: a present pte maps the file's page. */
+static enum shmem_pte pops_pte(void *priv, unsigned long idx)
 {
 	struct instance *in = priv;
 	const struct ppage *pg = &in->pages[idx];
 
-	return pg->tmpfs == TMPFS_RESIDENT && !pg->file;
+	return pg->tmpfs == TMPFS_RESIDENT && !pg->file ? SHMEM_PTE_CACHE :
+							 SHMEM_PTE_NONE;
+}
+
+/* UML's memory file has no page locks to wait for: only residency matters */
+static bool pops_lock_page(void *priv, unsigned long idx)
+{
+	struct instance *in = priv;
+
+	return in->pages[idx].tmpfs == TMPFS_RESIDENT;
+}
+
+static void pops_unlock_page(void *priv, unsigned long idx)
+{
+}
+
+static bool pops_page_locked(void *priv, unsigned long idx)
+{
+	return false;
 }
 
 static bool pops_remove_page(void *priv, unsigned long idx)
@@ -44,7 +63,10 @@ static bool pops_remove_page(void *priv, unsigned long idx)
 static const struct tmpfs_owner_ops inst_tmpfs_ops;
 
 static const struct shmem_page_ops inst_page_ops = {
-	.pte_present = pops_pte_present,
+	.pte = pops_pte,
+	.lock_page = pops_lock_page,
+	.unlock_page = pops_unlock_page,
+	.page_locked = pops_page_locked,
 	.remove_page = pops_remove_page,
 };
 

@@ -129,9 +129,10 @@ int kapi_page_live(const struct kapi_ctx *ctx, unsigned long addr)
 
 /* ---- context ---- */
 
-void kapi_ctx_init(struct kapi_ctx *ctx)
+void kapi_ctx_init(struct kapi_ctx *ctx, const struct shmem_geom *geom)
 {
 	memset(ctx, 0, sizeof(*ctx));
+	ctx->table_page_bytes = geom->entries_per_page * sizeof(unsigned long);
 	if (live_alloc(ctx, LIVE_MIN_CAP)) {
 		fputs("anonsim: out of memory\n", stderr);
 		abort();
@@ -166,7 +167,7 @@ unsigned long kapi_get_zeroed_page(gfp_t gfp, enum kapi_page_kind kind)
 	ctx->nr_allocs++;
 	if (ctx->fail_nth && ctx->nr_allocs == ctx->fail_nth)
 		return 0;
-	p = calloc(1, KAPI_TABLE_PAGE_BYTES);
+	p = calloc(1, ctx->table_page_bytes);
 	if (!p)
 		return 0;
 	if (live_insert(ctx, (unsigned long)p, kind)) {
@@ -225,9 +226,16 @@ void spin_lock(spinlock_t *lock)
 
 void spin_unlock(spinlock_t *lock)
 {
+	struct kapi_ctx *ctx = ctx_get();
+	void (*racer)(void *) = ctx->unlock_racer;
+
 	if (!lock->held)
-		ctx_get()->lock_errors++;
+		ctx->lock_errors++;
 	lock->held = 0;
+	if (racer) {
+		ctx->unlock_racer = NULL;
+		racer(ctx->unlock_racer_arg);
+	}
 }
 
 void lockdep_assert_held(spinlock_t *lock)

@@ -7,18 +7,16 @@
  * allocation fail, catches double frees and frees of unknown pages, counts
  * lock misuse and warnings instead of aborting, routes swap_free() to the
  * host model, and can run a "racer" callback at the next spin_lock (before
- * the lock is taken), to reproduce what another CPU would do while the lock
- * was dropped for an allocation.
+ * the lock is taken) or at the next spin_unlock (after the lock is
+ * released), to reproduce what another CPU would do while the lock was
+ * dropped: for an allocation, or to take a page lock.
  */
 #ifndef ANONSIM_KAPI_USER_H
 #define ANONSIM_KAPI_USER_H
 
 #include <stddef.h>
 
-#include "kernel/kapi.h"
-
-/* Bytes behind each table page: enough for the largest geometry (1024 words). */
-#define KAPI_TABLE_PAGE_BYTES (1024 * sizeof(unsigned long))
+#include "kernel/shmem_table.h"
 
 /*
  * Freed pages are kept this long (not returned to malloc) so that a use after
@@ -28,6 +26,14 @@
 #define KAPI_QUARANTINE 16
 
 struct kapi_ctx {
+	/*
+	 * Bytes behind each table page: the geometry's entries as native
+	 * words, no more, so that a walk past the last entry is an overflow
+	 * the address sanitizer reports (i386's 1024 entries take 8 KiB on a
+	 * 64-bit host; they are accounted as one page all the same).
+	 */
+	size_t table_page_bytes;
+
 	/* pages held now, and allocated / freed in total, by kind */
 	unsigned long held[KAPI_PAGE_NR_KINDS];
 	unsigned long allocs[KAPI_PAGE_NR_KINDS];
@@ -57,6 +63,9 @@ struct kapi_ctx {
 	 */
 	void (*racer)(void *arg);
 	void *racer_arg;
+	/* the same at the next spin_unlock, once the lock is released */
+	void (*unlock_racer)(void *arg);
+	void *unlock_racer_arg;
 
 	/* live pages, for double-free detection: open-addressed set */
 	unsigned long *live;
@@ -68,7 +77,8 @@ struct kapi_ctx {
 	unsigned int quarantine_next;
 };
 
-void kapi_ctx_init(struct kapi_ctx *ctx);
+/* A context whose table pages are sized for the tables of @geom. */
+void kapi_ctx_init(struct kapi_ctx *ctx, const struct shmem_geom *geom);
 /*
  * Frees any pages still live (the caller reads held[] first to count them as
  * leaks) and the quarantine; stops being current if it was.

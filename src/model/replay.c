@@ -201,12 +201,12 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	res->measured_tmpfs = res->measured_cache = -1;
 	snprintf(res->label, sizeof(res->label), "%s%s", s->name,
 		 s->has_variants ? (variant == ANON_POSTED ? "/posted" : "/fixed") : "");
-	if (!c || host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy)) {
+	if (!c || host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy,
+			     o->geom ? o->geom : &shmem_geom_x86_64)) {
 		free(c);
 		snprintf(err, errlen, "out of memory");
 		return EXIT_DATA;
 	}
-	h.geom = o->geom ? o->geom : &shmem_geom_x86_64;
 	h.overhead_pages = (o->overhead + 4095) / 4096;
 	h.owners = calloc(n, sizeof(*h.owners));
 	h.nr_owners = n;
