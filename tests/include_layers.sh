@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The parts of src/ depend one way (README, Layout):
 #
 #   cli -> strategy -> model -> trace -> util, kernel

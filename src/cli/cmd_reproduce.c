@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/datadir.h"
 #include "cli/output_file.h"
 #include "model/density.h"
 #include "model/replay.h"
@@ -26,8 +27,7 @@
 
 #define MAX_TRACES 32
 
-/* The config read without -c: the installed data (configure's pkgdatadir),
- * or ANONSIM_DATADIR, laid out as the source tree is. */
+/* The config read without -c, in the data directory (cli/datadir.h). */
 #define DEFAULT_CONFIG "traces/reproduce.conf"
 
 /* The strategies compared, with what the RFC published for each. */
@@ -290,7 +290,7 @@ int cmd_reproduce(int argc, char **argv)
 	struct gen_profile prof;
 	struct output_file fp, dens;
 	struct row row;
-	char err[1024], synth[4096], default_config[4096];
+	char err[1024], synth[4096];
 	bool missed = false, published_only = false;
 	uint64_t v;
 	int opt, rc;
@@ -327,11 +327,7 @@ int cmd_reproduce(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!config) {
-		const char *dir = getenv("ANONSIM_DATADIR");
-
-		snprintf(default_config, sizeof(default_config), "%s/%s",
-			 dir && *dir ? dir : PKGDATADIR, DEFAULT_CONFIG);
-		config = default_config;
+		config = data_path(DEFAULT_CONFIG);
 		if (access(config, R_OK)) {
 			msg("reproduce: no config at %s (%s): name one with -c FILE, "
 			    "such as -c " DEFAULT_CONFIG " in the source tree", config, strerror(errno));
