@@ -41,11 +41,14 @@ msize(i) = word("0.8 1.6 0.9 1.8 1.0 1.7 0.8 1.8 1.0 1.7", (i - 1) % 10 + 1) + 0
 dash(i) = (i - 1) % 5 + 1
 color(i) = word("#8e44ad #16a085 #2c7fb8 #d95f02 #7f7f7f #e7298a #66a61e #a6761d", (i - 1) % 8 + 1)
 
+# the key below the plot, three series a row: room for its rows
+key_rows = (ns + 2) / 3
+height = 520 + 18 * key_rows
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
-		set terminal pngcairo size 900, 560 font "sans,10"
+		set terminal pngcairo size 900, height font "sans,10"
 	} else {
-		set terminal svg size 900, 560 font "sans,10" dynamic
+		set terminal svg size 900, height font "sans,10" dynamic
 	}
 	set output out . "." . fmt
 	set title "Host memory demanded by N instances" . (trace ne "" ? ": " . trace : "") . \
@@ -53,8 +56,8 @@ do for [fmt in "png svg"] {
 	set xlabel "instances"
 	set ylabel "host memory demanded, peak with memory unlimited (MiB)"
 	# the key outside the plot: the curves and the host line keep the inside
-	set key outside below center horizontal box samplen 4 width 2
-	set bmargin 6
+	set key outside below center horizontal maxcols 3 box samplen 4 width 2
+	set bmargin 4 + 1.3 * key_rows
 	set grid
 	set border 3
 	set tics nomirror

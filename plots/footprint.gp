@@ -40,11 +40,15 @@ published = "(valid(6) ? column(6) : NaN)"
 # a bar's value goes above the bar or above the published mark, if higher
 label_y = "(valid(6) && column(6) > column(5) ? column(6) : column(5))"
 
+# a group of bars per trace, 240 pixels wide for up to three bars, else
+# 100 a bar with the names under them slanted, so that they never touch
+slant = (ns > 3)
+width = 260 + nt * (slant ? 100 * ns : 240)
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
-		set terminal pngcairo size 260 + 240 * nt, 540 font "sans,10"
+		set terminal pngcairo size width, 540 font "sans,10"
 	} else {
-		set terminal svg size 260 + 240 * nt, 540 font "sans,10" dynamic
+		set terminal svg size width, 540 font "sans,10" dynamic
 	}
 	set output out . "." . fmt
 	set title "Host memory of one boot, by trace and strategy" . \
@@ -56,14 +60,16 @@ do for [fmt in "png svg"] {
 	set ytics nomirror
 	set xrange [0.5:nt + 0.5]
 	set yrange [0:ymax]
-	set bmargin 5
+	set bmargin (slant ? 8 : 5)
 	# each bar is named under it; each group's trace under the names
 	set xtics () nomirror scale 0 font ",8"
+	if (slant) { set xtics rotate by 30 right } else { set xtics norotate }
 	do for [i = 1:nt] {
 		do for [j = 1:ns] {
 			set xtics add (word(strategies, j) x(word(traces, i), word(strategies, j)))
 		}
-		set label 100 + i word(traces, i) at i, graph 0 center offset 0, -2.6 font ",10"
+		set label 100 + i word(traces, i) at i, graph 0 center \
+			offset 0, (slant ? -4.8 : -2.6) font ",10"
 	}
 	set style fill solid 0.75 border rgb "black"
 	plot data using (x(strcol(1), strcol(2))):(band(0, $3)):(bw / 2):(half(0, $3)) \

@@ -48,18 +48,23 @@ swapped(s) = (strcol(1) eq s) ? column(9) : NaN
 # tmpfs without colour
 cat_color(k) = word("#9b59d0 #3cb89a #e8a33c #d9534f #7f7f7f", k)
 
-top = 0.85	# the panels end here; the shared key and titles sit above
+# the canvas: panels of 260 pixels, 130 above them for the titles and the
+# shared key (centred 75 pixels from the top), 50 below for the axis label
+width = (cols > 1) ? 520 * cols : 640
+height = 260 * rows + 180
+top = 1 - 130.0 / height
+bottom = 50.0 / height
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
-		set terminal pngcairo size 520 * cols, 260 * rows + 110 font "sans,10"
+		set terminal pngcairo size width, height font "sans,10"
 	} else {
-		set terminal svg size 520 * cols, 260 * rows + 110 font "sans,10" dynamic
+		set terminal svg size width, height font "sans,10" dynamic
 	}
 	set output out . "." . fmt
 	heading = "Host memory over trace time, by category" . \
 		(trace ne "" ? ": " . trace : "") . (host ne "" ? "\n{/*0.9 " . host . "}" : "")
 	set multiplot layout rows, cols title heading font ",11" \
-		margins 0.08, 0.98, 0.08, top spacing 0.07, 0.11
+		margins 0.08, 0.98, bottom, top spacing 0.07, 100.0 / height
 	set xlabel "trace time (s)" offset 0, 0.5
 	set ylabel "host memory (MiB)" offset 1, 0
 	set grid
@@ -72,7 +77,7 @@ do for [fmt in "png svg"] {
 		set title s offset 0, -0.6
 		# the first panel draws the key for all, above the panels
 		if (i == 1) {
-			set key at screen 0.5, screen top + 0.055 center center horizontal \
+			set key at screen 0.5, screen 1 - 75.0 / height center center horizontal \
 				maxcols 6 width 2 samplen 2 box opaque
 		} else {
 			unset key
