@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # quickstart.sh - all set-up on a fresh Debian machine, safe to rerun.
 #
 #   ./quickstart.sh run    install what is missing, build, run the main job
@@ -10,12 +11,13 @@ set -eu
 
 cd "$(dirname "$0")"
 
-# Build tools, libraries, and what the tests exercise when present
-# (gnuplot for plots, clang for the fuzzer, user-mode-linux and the
-# image tools for the recording smoke test, GNU parallel and jq for the
-# sweep's job test).
-PACKAGES="build-essential autoconf automake pkg-config check zlib1g-dev
-gnuplot-nox clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static
+# What building and running need: the compiler, the autotools, zlib, and
+# gnuplot for the plots.
+RUN_PACKAGES="build-essential autoconf automake pkg-config zlib1g-dev gnuplot-nox"
+# What the tests add: Check for the unit tests, clang for the fuzzer,
+# user-mode-linux and the image tools for the recording smoke test, GNU
+# parallel and jq for the sweep's job test.
+TEST_PACKAGES="check clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static
 parallel jq"
 
 missing_packages() {
@@ -32,6 +34,8 @@ install_packages() {
 	}
 	missing=$(missing_packages)
 	[ -n "$missing" ] || return 0
+	# configure decides on what it finds: have it look again
+	rm -f config.status
 	if [ "$(id -u)" = 0 ]; then
 		sudo=
 	elif command -v sudo >/dev/null 2>&1; then
@@ -48,12 +52,13 @@ install_packages() {
 
 build() {
 	[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
-	[ -f Makefile ] || ./configure
+	[ -f Makefile ] && [ -f config.status ] || ./configure
 	make -j"$(nproc 2>/dev/null || echo 2)"
 }
 
 case "${1:-}" in
 run)
+	PACKAGES=$RUN_PACKAGES
 	install_packages
 	build
 	./anonsim --version
@@ -62,6 +67,7 @@ run)
 	make plots
 	;;
 test)
+	PACKAGES="$RUN_PACKAGES $TEST_PACKAGES"
 	install_packages
 	build
 	make -j"$(nproc 2>/dev/null || echo 2)" check

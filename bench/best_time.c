@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * best_time - the best wall time of a command over N runs, in nanoseconds.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Trace decode throughput, measured side by side in one run:
 #   binary, text, plain and gzip: events/s of "anonsim trace check";
 #   binary plain decode against "cat FILE >/dev/null"   (target ratio <= 2.0);

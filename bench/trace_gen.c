@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * trace_gen.c - write a large synthetic trace for the decode benchmark:
  * a boot-like mix of reads, touches, frees, writes and mappings with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # AX_CHECK_COMPILE_FLAG(FLAG, [ACTION-IF-OK], [ACTION-IF-NOT], [EXTRA-FLAGS])
 # Compile an empty program with FLAG (plus EXTRA-FLAGS, e.g. -Werror so that
 # clang's "unknown warning option" counts as failure) and run ACTION-IF-OK

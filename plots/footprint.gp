@@ -1,14 +1,20 @@
-# footprint.gp - host memory of one boot by strategy, a group of bars per
-# trace, with the values published in 2004 marked where there are some.
-# Input (written by "anonsim reproduce"):
-#   trace,strategy,total_mib,published_mib
-# published_mib is empty where nothing was published.  Trace and strategy
-# names have no spaces.
+# SPDX-License-Identifier: GPL-2.0-only
+# footprint.gp - host memory of one boot by series (a strategy, or any
+# label), a group of bars per trace, each bar split into tmpfs, page cache
+# and the rest (block-table pages), with the values published in 2004
+# marked where there are some.
+# Input (written by "anonsim reproduce -d"):
+#   trace,strategy,tmpfs_mib,cache_mib,total_mib,published_mib
+# published_mib is empty where nothing was published.  Any number of
+# traces and series; names have no spaces.  Optional variables for the
+# title: trace (what the bars are) and host (the host they were replayed on).
 # Writes OUT.png (pngcairo) and OUT.svg:
 #   gnuplot -e "data='footprint.csv'; out='plots/footprint'" plots/footprint.gp
 
 if (!exists("data")) data = "plots/data/footprint.csv"
 if (!exists("out")) out = "plots/footprint"
+if (!exists("trace")) trace = ""
+if (!exists("host")) host = ""
 
 set datafile separator ","
 set datafile columnheaders
@@ -18,37 +24,64 @@ strategies = uniq(2)
 nt = words(traces)
 ns = words(strategies)
 if (nt == 0) { print "footprint.gp: no data in " . data; exit status 1 }
+stats data using 5 nooutput
+ymax = STATS_max
+stats data using 6 nooutput
+ymax = (STATS_records > 0 && STATS_max > ymax ? STATS_max : ymax) * 1.12
 
 # position of a word in a list (0: absent)
 pos(list, w) = sum [k = 1:words(list)] ((word(list, k) eq w) ? k : 0)
 bw = 0.8 / ns
 x(t, s) = pos(traces, t) + (pos(strategies, s) - (ns + 1) / 2.0) * bw
-bar(s) = (strcol(2) eq s) ? column(3) : NaN
-published(s) = (strcol(2) eq s && valid(4)) ? column(4) : NaN
+# a band of a bar from lo to hi, as boxxyerror's x:y:dx:dy
+band(lo, hi) = (lo + hi) / 2.0
+half(lo, hi) = (hi - lo) / 2.0
+published = "(valid(6) ? column(6) : NaN)"
+# a bar's value goes above the bar or above the published mark, if higher
+label_y = "(valid(6) && column(6) > column(5) ? column(6) : column(5))"
 
+# a group of bars per trace, 240 pixels wide for up to three bars, else
+# 100 a bar with the names under them slanted, so that they never touch
+slant = (ns > 3)
+width = 260 + nt * (slant ? 100 * ns : 240)
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
-		set terminal pngcairo size 300 + 220 * nt, 480 font "sans,10"
+		set terminal pngcairo size width, 540 font "sans,10"
 	} else {
-		set terminal svg size 300 + 220 * nt, 480 font "sans,10" dynamic
+		set terminal svg size width, 540 font "sans,10" dynamic
 	}
 	set output out . "." . fmt
-	set title "Host memory of one boot, by strategy"
+	set title "Host memory of one boot, by trace and strategy" . \
+		(trace ne "" ? ": " . trace : "") . (host ne "" ? "\n{/*0.9 " . host . "}" : "")
 	set ylabel "host memory (MiB)"
-	set key outside right top
+	set key outside right top vertical box samplen 2
 	set grid ytics
+	set border 3
+	set ytics nomirror
 	set xrange [0.5:nt + 0.5]
-	set yrange [0:*]
-	set xtics () nomirror
-	do for [i = 1:nt] { set xtics add (word(traces, i) i) }
-	set style fill solid 0.7 border -1
-	set boxwidth bw absolute
-	plot for [j = 1:ns] data \
-		using (x(strcol(1), strcol(2))):(bar(word(strategies, j))) \
-		with boxes lc j title word(strategies, j), \
-	     for [j = 1:ns] data \
-		using (x(strcol(1), strcol(2))):(published(word(strategies, j))) \
-		with points pt 9 ps 2 lc rgb "black" \
-		title (j == 1 ? "published (2004)" : "")
+	set yrange [0:ymax]
+	set bmargin (slant ? 8 : 5)
+	# each bar is named under it; each group's trace under the names
+	set xtics () nomirror scale 0 font ",8"
+	if (slant) { set xtics rotate by 30 right } else { set xtics norotate }
+	do for [i = 1:nt] {
+		do for [j = 1:ns] {
+			set xtics add (word(strategies, j) x(word(traces, i), word(strategies, j)))
+		}
+		set label 100 + i word(traces, i) at i, graph 0 center \
+			offset 0, (slant ? -4.8 : -2.6) font ",10"
+	}
+	set style fill solid 0.75 border rgb "black"
+	plot data using (x(strcol(1), strcol(2))):(band(0, $3)):(bw / 2):(half(0, $3)) \
+		with boxxyerror fs solid 0.75 lc rgb "#9b59d0" title "tmpfs", \
+	     data using (x(strcol(1), strcol(2))):(band($3, $3 + $4)):(bw / 2):(half($3, $3 + $4)) \
+		with boxxyerror fs pattern 4 lc rgb "#3cb89a" title "page cache", \
+	     data using (x(strcol(1), strcol(2))):(band($3 + $4, $5)):(bw / 2):(half($3 + $4, $5)) \
+		with boxxyerror fs solid 0.75 lc rgb "#e8a33c" title "block tables", \
+	     data using (x(strcol(1), strcol(2)) - bw / 2):@published:(bw):(0) \
+		with vectors nohead lw 3 lc rgb "black" title "published (2004)", \
+	     data using (x(strcol(1), strcol(2))):@label_y:(sprintf("%.1f", $5)) \
+		with labels offset 0, 0.7 font ",8" notitle
+	do for [i = 1:nt] { unset label 100 + i }
 	set output
 }

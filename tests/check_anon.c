@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * check_anon.c - /dev/anon map counts: each defect of the posted RFC patch
  * shown in ANON_POSTED and absent from ANON_FIXED, with exact counts.

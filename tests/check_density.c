@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * check_density.c - density sweeps of tests/replay/density.trace, each
  * value worked out in the comment at the top of that trace.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * check_replay.c - replay of the hand-made traces in tests/replay/, each
  * expected value worked out in the comment at the top of its trace.

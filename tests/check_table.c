@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * check_table.c - the block table: boundaries, spare pages, allocation
  * failure, a differential run against a flat array, teardown.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * check_trace.c - the trace reader and writer: every event kind survives
  * text, binary and their gzip forms with exact values, headers included,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * check_trace_decode.c - the decoders at scale and at their edges:
  * traces that span many read-ahead chunks come back event for event in

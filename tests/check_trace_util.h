@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * check_trace_util.h - what the trace suites share: a scratch directory,
  * a header with two devices, and field-by-field event comparison.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * check_util.h - what the Check suites share: a kapi context per test and a
  * fake page cache for shmem_page_ops.

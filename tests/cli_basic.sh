@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The command line itself: help, version, unknown commands and options.
 . "${top_srcdir:-.}/tests/lib.sh"
 

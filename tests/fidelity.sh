@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Fidelity: for every shipped real trace, read-copy's prediction of host
 # tmpfs pages must be within 2 % of the footprint measured at recording and
 # its prediction of the image's page cache within 5 % ("anonsim fidelity"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Every src/kernel/*.c must build with no libc: freestanding, no system
 # headers, only src/kernel/kapi.h and its siblings.
 . "${top_srcdir:-.}/tests/lib.sh"

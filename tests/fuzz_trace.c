@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz_trace.c - libFuzzer target: the trace reader on arbitrary bytes,
  * plain or gzip, either encoding.  It must refuse or accept, never crash,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # anonsim trace gen: a profile over a hand-made ordering, and bad profiles.
 . "${top_srcdir:-.}/tests/lib.sh"
 g="$top_srcdir/tests/gen"

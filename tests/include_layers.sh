@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The parts of src/ depend one way (README, Layout):
 #
 #   cli -> live -> strategy -> model -> trace -> util, kernel

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/lib.sh - helpers for the shell tests; source it first.
 # Run from the build tree by "make check", which exports ANONSIM, top_srcdir.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # anonsim live against the model: tmpfs pages equal and page cache within
 # 2 % at every phase and at the end, on the hand-made and shipped traces,
 # under every strategy that runs live; exact tmpfs figures worked out in

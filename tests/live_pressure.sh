@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # anonsim live under pressure: instances of the 64M boot in a 160 MiB
 # memory cgroup with a 256 MiB swap file, real beside the model.  Needs root
 # and the cgroup v1 memory controller; the cgroup and swap file are gone

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # plots.sh - every gnuplot script draws its plot from data anonsim writes
 # (and a sample footprint table): non-empty PNG with the PNG signature,
 # SVG that starts as XML or SVG.  Skipped (77) without gnuplot.
@@ -16,11 +17,12 @@ expect_status 0 "$ANONSIM" replay -q --series "$tmp/timeline.csv" \
 expect_status 0 "$ANONSIM" density -q --csv -m 256K --policy 2.4 --max 16 \
 	-o "$tmp/density.csv" "$trace"
 cat >"$tmp/footprint.csv" <<'END'
-trace,strategy,total_mib,published_mib
-woody-2004,read-copy,28.1,28
-woody-2004,devanon/fixed,21.0,21
-bookworm,read-copy,78.5,
-bookworm,devanon/fixed,52.2,
+trace,strategy,tmpfs_mib,cache_mib,total_mib,published_mib
+woody-2004,read-copy,16.7,11.2,28.1,28
+woody-2004,devanon/fixed,9.8,11.2,21.0,21
+bookworm,read-copy,29.2,49.7,78.9,
+bookworm,devanon/fixed,20.2,49.7,69.9,
+bookworm,punch,20.2,49.7,69.9,
 END
 
 # png_ok FILE: the 8 signature bytes 89 50 4E 47 0D 0A 1A 0A
@@ -35,6 +37,20 @@ for p in timeline density footprint; do
 	[ -s "$tmp/$p.png" ] && { png_ok "$tmp/$p.png" || fail "$p.png: no PNG signature"; }
 	[ -s "$tmp/$p.svg" ] || fail "$p.svg missing or empty"
 	head -c 5 "$tmp/$p.svg" | grep -Eq '^(<\?xml|<svg)' || fail "$p.svg: not SVG"
+done
+
+# every series of the data is drawn and named, however many there are:
+# six strategies in the timeline and density data
+for p in timeline density; do
+	series=$(awk -F, 'NR > 1 && !seen[$1]++ { print $1 }' "$tmp/$p.csv")
+	[ "$(printf '%s\n' "$series" | wc -l)" -eq 6 ] || fail "$p.csv: expected 6 series, got: $series"
+	for s in $series; do
+		grep -q ">$s" "$tmp/$p.svg" || fail "$p.svg: series $s not named"
+	done
+done
+# the footprint names each trace and each bar's strategy
+for s in woody-2004 bookworm read-copy devanon/fixed punch; do
+	grep -q ">$s" "$tmp/footprint.svg" || fail "footprint.svg: $s not named"
 done
 
 # a script without data fails rather than drawing an empty plot

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The readahead model against the host: for each read pattern of
 # tests/readahead/patterns, replay it as ubd reads of a 1 GiB image with an
 # 8192 KiB window and compare the page cache the model ends with to the pages

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Record a real User-Mode Linux boot of the busybox image end to end, check
 # the trace and hold read-copy to the footprint measured while recording.
 # Skips (77) when user-mode-linux or the image tools are missing.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # anonsim replay from the command line: output forms, errors, no half-written
 # series file.  Page counts of basic.trace are worked out in its header.
 . "${top_srcdir:-.}/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Every shipped real trace replays under every strategy with --check clean:
 # exit 0 means no invariant broke that a posted defect does not explain.
 . "${top_srcdir:-.}/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # anonsim reproduce: the published 2004 figures from traces/woody-2004.profile
 # on the host of traces/reproduce.conf.  Required: 28 +- 1, 21 +- 1 and
 # 21 +- 1 MiB; 16, 20 and 20 UMLs before the host swaps.

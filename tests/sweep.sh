@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # anonsim sweep: the grid's rows (figures worked out in basic.trace's
 # header), the same file from one process, from -j 1, from jobs run by GNU
 # parallel and from the Slurm array script run task by task; merge errors.

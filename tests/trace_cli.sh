@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # anonsim trace: stat adds up the hand-made trace exactly (worked out in
 # its comments), convert moves between the four forms without changing a
 # thing and leaves nothing behind when it fails, usage errors exit 1.

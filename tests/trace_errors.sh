@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The corrupt corpus: every file under tests/traces/corrupt/ is refused by
 # check, stat, cat and convert with exit status 2 and exactly this message
 # (file, place, what is wrong).  A file of the corpus without a line here

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A short libFuzzer run of the trace reader, seeded with the traces under
 # tests/traces/.  Skipped (77) when configure found no clang with libFuzzer.
 . "${top_srcdir:-.}/tests/lib.sh"

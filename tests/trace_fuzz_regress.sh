@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Inputs that once crashed or hung the reader: each must now be refused
 # with exit status 2 and a message naming it, or accepted (0).
 . "${top_srcdir:-.}/tests/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # woody-2004.profile - the Debian boot of the 2004 /dev/anon RFC, rebuilt
 # from its published totals.  Jeff Dike (linux-kernel, 13 Jan 2004):
 # "booting my Debian image takes about 25% less host memory with ubd-mmap

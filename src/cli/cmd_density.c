@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_density.c - anonsim density: how many instances of a trace fit on a
  * host before it swaps, per strategy.

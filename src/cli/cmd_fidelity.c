@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_fidelity.c - "anonsim fidelity": hold the model to what the recorder
  * measured on the host at the end of each real trace.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_live.c - "anonsim live": run traces on the running kernel, real beside
  * the model (Linux only: built when configure finds memfd and fallocate).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_replay.c - anonsim replay: traces through the host model, per strategy.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_reproduce.c - "anonsim reproduce": the 2004 RFC's figures (a Debian
  * boot took ~28M of host memory with read-copy and ~21M with ubd-mmap +
@@ -7,6 +8,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/datadir.h"
 #include "cli/output_file.h"
 #include "model/density.h"
 #include "model/replay.h"
@@ -23,6 +26,9 @@
 #include "util/util.h"
 
 #define MAX_TRACES 32
+
+/* The config read without -c, in the data directory (cli/datadir.h). */
+#define DEFAULT_CONFIG "traces/reproduce.conf"
 
 /* The strategies compared, with what the RFC published for each. */
 static const char *const compared[] = { "read-copy", "devanon", "punch" };
@@ -52,7 +58,8 @@ static void repro_usage(FILE *f)
 	      "\n"
 	      "Options:\n"
 	      "  -c, --config FILE   host assumptions and published figures\n"
-	      "                      (default: traces/reproduce.conf)\n"
+	      "                      (default: " PKGDATADIR "/" DEFAULT_CONFIG ",\n"
+	      "                      or $ANONSIM_DATADIR/" DEFAULT_CONFIG ")\n"
 	      "  -d, --data DIR      also write there footprint.csv (plots/footprint.gp)\n"
 	      "                      and density.csv, the sweeps of the 2004 boot\n"
 	      "                      (plots/density.gp)\n"
@@ -189,9 +196,10 @@ out:
 	return rc;
 }
 
-/* Footprint (MiB, overhead excluded) of one instance of @trace, memory unlimited. */
+/* Footprint (MiB, overhead excluded) of one instance of @trace, memory
+ * unlimited; @split, if given, gets its tmpfs and page cache parts. */
 static int footprint(const char *trace, const char *strategy, const struct replay_opts *host,
-		     int64_t readahead_kb, double *mib, char *err, size_t errlen)
+		     int64_t readahead_kb, double *mib, double split[2], char *err, size_t errlen)
 {
 	struct replay_opts o = *host;
 	struct replay_result r;
@@ -204,6 +212,10 @@ static int footprint(const char *trace, const char *strategy, const struct repla
 	rc = replay_run(paths, 1, strategy_find(strategy), ANON_FIXED, &o, &r, err, errlen);
 	if (!rc)
 		*mib = pages_mib(r.final_total - r.final[CAT_OVERHEAD]);
+	if (!rc && split) {
+		split[0] = pages_mib(r.final[CAT_TMPFS]);
+		split[1] = pages_mib(r.final[CAT_CACHE]);
+	}
 	return rc;
 }
 
@@ -232,6 +244,7 @@ struct row {
 	double mib[NCOMPARED];
 	unsigned dens[NCOMPARED];
 	double mib_no_ra[NCOMPARED];
+	double split[NCOMPARED][2];	/* tmpfs, page cache */
 };
 
 static int measure(const char *trace, const struct repro_config *c, unsigned jobs,
@@ -242,10 +255,10 @@ static int measure(const char *trace, const struct repro_config *c, unsigned job
 
 	for (k = 0; k < NCOMPARED; k++) {
 		if ((rc = footprint(trace, compared[k], &c->host, c->host.readahead_kb,
-				    &row->mib[k], err, errlen)))
+				    &row->mib[k], row->split[k], err, errlen)))
 			return rc;
 		if (no_ra && (rc = footprint(trace, compared[k], &c->host, 0,
-					     &row->mib_no_ra[k], err, errlen)))
+					     &row->mib_no_ra[k], NULL, err, errlen)))
 			return rc;
 		if ((rc = density_of(trace, compared[k], c, jobs, &row->dens[k], density_csv_out,
 				     err, errlen)))
@@ -271,7 +284,7 @@ int cmd_reproduce(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *config = "traces/reproduce.conf", *data = NULL;
+	const char *config = NULL, *data = NULL;
 	unsigned jobs = online_cpus(), k, t;
 	struct repro_config c;
 	struct gen_profile prof;
@@ -313,6 +326,14 @@ int cmd_reproduce(int argc, char **argv)
 		msg("reproduce: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (!config) {
+		config = data_path(DEFAULT_CONFIG);
+		if (access(config, R_OK)) {
+			msg("reproduce: no config at %s (%s): name one with -c FILE, "
+			    "such as -c " DEFAULT_CONFIG " in the source tree", config, strerror(errno));
+			return EXIT_DATA;
+		}
+	}
 	if ((rc = load_config(config, &c, err, sizeof(err))) ||
 	    (rc = profile_load(c.profile, &prof, err, sizeof(err)))) {
 		msg("%s", err);
@@ -340,7 +361,7 @@ int cmd_reproduce(int argc, char **argv)
 			unlink(synth);
 			return EXIT_USAGE;
 		}
-		fputs("trace,strategy,total_mib,published_mib\n", fp.f);
+		fputs("trace,strategy,tmpfs_mib,cache_mib,total_mib,published_mib\n", fp.f);
 		density_csv_header(dens.f);
 	}
 	rc = measure(synth, &c, jobs, false, &row, data ? dens.f : NULL, err, sizeof(err));
@@ -371,8 +392,8 @@ int cmd_reproduce(int argc, char **argv)
 		printf("%-10s %14.1f %10.0f %8u %10u %6s\n", compared[k], row.mib[k],
 		       c.published_mib[k], row.dens[k], c.published_density[k], ok ? "ok" : "MISS");
 		if (data)
-			fprintf(fp.f, "woody-2004,%s,%.3f,%.1f\n", compared[k], row.mib[k],
-				c.published_mib[k]);
+			fprintf(fp.f, "woody-2004,%s,%.3f,%.3f,%.3f,%.1f\n", compared[k],
+				row.split[k][0], row.split[k][1], row.mib[k], c.published_mib[k]);
 	}
 	printf("saving: %.0f%% of host memory (published 25%%), density gain %+.0f%% (published +25%%)\n",
 	       100.0 * (1 - row.mib[1] / row.mib[0]),
@@ -396,7 +417,8 @@ int cmd_reproduce(int argc, char **argv)
 			printf("%-10s %14.1f %8u %18.1f\n", compared[k], row.mib[k], row.dens[k],
 			       row.mib_no_ra[k]);
 			if (data)
-				fprintf(fp.f, "%s,%s,%.3f,\n", base_name(tr), compared[k], row.mib[k]);
+				fprintf(fp.f, "%s,%s,%.3f,%.3f,%.3f,\n", base_name(tr), compared[k],
+					row.split[k][0], row.split[k][1], row.mib[k]);
 		}
 		printf("devanon saves %.0f%% (%.1f MiB), density %+.0f%%; without readahead it "
 		       "would save %.0f%% (%.1f MiB)\n",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_selftest.c - "anonsim selftest": the kernel reference core checked
  * against flat models on this machine, one line per check.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_sweep.c - "anonsim sweep": every combination of the parameter values
  * given, on all cores; or as job command lines for GNU parallel or a Slurm

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_trace.c - "anonsim trace": check, describe, convert and print traces.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_trace_gen.c - "anonsim trace gen PROFILE OUT": a synthetic boot trace.
  */

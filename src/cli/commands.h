@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * commands.h - the subcommands of anonsim, one file each (cmd_*.c), listed
  * once in the table in commands.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host_options.c - parse and document the host-model options shared by the
  * commands that replay traces.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host_options.h - the options of every command that runs the host model
  * (replay, density): strategy selection and host parameters, parsed once.

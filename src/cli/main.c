@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * main.c - anonsim: how much host memory does a virtual machine's disk cache
  * cost, and what do map-count reclaim (/dev/anon) and hole punching save?

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output_file.h - an output file written under a temporary name beside its
  * target and renamed into place only when complete, so that a failed run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report.c - one row description drives all three output formats, so they
  * always carry the same figures.

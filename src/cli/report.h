@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report.h - replay results as a table for people, CSV or JSON for machines.
  */

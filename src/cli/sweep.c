@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep.c - the grid of a sweep, its replays on threads, its rows, and the
  * merge of rows that jobs wrote apart.

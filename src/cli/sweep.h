@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep.h - "anonsim sweep": a grid of replays, one per combination of the
  * parameter values given (traces, strategies, host memory, swap, policy,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cgroup.c - a memory cgroup and a swap file for a live run under pressure.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cgroup.h - the memory cgroup a live run under pressure puts its instances
  * in (cgroup v1: memory.limit_in_bytes, with swap counted in memory.memsw),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * guest.c - trace events as UML's system calls, on the running kernel.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * guest.h - one UML instance executed on the running kernel: its physical
  * memory is a memfd, its block devices are real files, and each trace event

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * live.c - one live run: the model replays the trace (replay_run), and
  * before it applies each event it has the instance process execute the

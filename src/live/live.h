@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * live.h - execute traces on the running kernel and hold the model to it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * measure.c - counting what the kernel holds for a live run.
  */

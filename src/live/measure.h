@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * measure.h - what the running kernel says a live run costs: resident pages
  * of a file (mincore: tmpfs pages of the memory file, page cache of an

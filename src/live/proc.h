@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * proc.h - the process of one live instance: it reads the trace itself and
  * executes its events a batch at a time, as the parent tells it, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scratch.c - scratch files of a live run, and their removal on a signal.
  *

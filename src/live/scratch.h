@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scratch.h - the files a live run makes (disk images, copy-on-write layers)
  * in a scratch directory of their own, removed at the end, on failure, and

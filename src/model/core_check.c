@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * core_check.c - the reference core checked against flat models.
  */

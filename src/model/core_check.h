@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * core_check.h - self-checks of the kernel reference core against flat
  * models, shared by "anonsim selftest" and the Check suites.

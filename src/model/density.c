@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * density.c - the density sweep: a queue of (N, run) tasks handed out in
  * order of N to a pool of threads, each task one replay_run().  Every host

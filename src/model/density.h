@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * density.h - how many instances of a trace fit on a host: replay 1, 2, ...
  * copies under each strategy and find the largest number that runs without

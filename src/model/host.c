@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host.c - host memory accounting, the swap device and reclaim.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host.h - the host: its memory by category, its swap device, the page
  * caches of backing files, and reclaim when demand exceeds memory.

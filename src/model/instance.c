@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * instance.c - a UML instance's physical pages, memory file and devices.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * instance.h - one UML instance on the host: the state of each physical page,
  * its physical-memory file (a tmpfs or /dev/anon inode from src/kernel), its

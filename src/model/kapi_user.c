@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kapi_user.c - the kernel API of src/kernel/kapi.h in userspace, with the
  * accounting, failure injection and misuse detection of kapi_user.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kapi_user.h - the userspace implementation of src/kernel/kapi.h.
  *

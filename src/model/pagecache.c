@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pagecache.c - a backing file's host page cache and Linux's readahead as of
  * 6.18 (mm/readahead.c, mm/filemap.c): a synchronous window on a miss

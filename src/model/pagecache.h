@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pagecache.h - the host page cache of one backing file (a disk image, a
  * copy-on-write layer), shared by every instance whose device names the same

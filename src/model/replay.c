@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * replay.c - merge the event streams of all instances by time and apply them.
  */

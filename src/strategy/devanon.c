@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * devanon: ubd-mmap over /dev/anon (the 2004 RFC).  UML unmaps its memory
  * file under the pages a read fills and maps the image pages there; the map

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * free-hint: read-copy, but the guest reports the pages it frees and UML
  * punches them out of its memory file, as free page reporting does today.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * odirect: read-copy with the image opened O_DIRECT.  Reads bypass the host
  * page cache, so only the tmpfs copy exists; the price is that nothing is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * punch: ubd-mmap plus sys_punch (today fallocate(FALLOC_FL_PUNCH_HOLE) or
  * madvise(MADV_REMOVE)).  The image page is mapped over physical memory with

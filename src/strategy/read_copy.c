@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * read-copy: what UML does by default.  A ubd read lands in the host page
  * cache of the image and is copied into the tmpfs page of physical memory:

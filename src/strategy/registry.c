@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * registry.c - the one registry of strategies, in report order.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * registry.h - the one registry of strategies (registry.c), in report order.
  * The commands choose a strategy here and hand it to the model.

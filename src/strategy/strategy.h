@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * strategy.h - the strategy interface: how a UML gets disk data into its
  * physical memory, and what it tells the host when the guest frees a page.

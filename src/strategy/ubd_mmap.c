@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ubd_mmap.c - the mechanism shared by the ubd-mmap strategies.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ubd_mmap.h - what the ubd-mmap strategies (devanon, punch) share: a
  * page-aligned ubd read maps the image pages over physical memory instead of

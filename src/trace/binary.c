@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * binary.c - the binary encoding: a magic, a version, the header as
  * a length-prefixed block of the text header lines, then records of a kind

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gen.c - see gen.h.  Physical pages of the ordering trace are
  * renumbered densely in order of first use, so the synthetic UML can be

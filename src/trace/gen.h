@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gen.h - synthesize a boot trace from a small profile: how much the
  * guest reads from ubd, touches otherwise and frees, with the order and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * header.c - the trace header: one parser for the header lines of
  * both encodings (text lines; the binary header block holds the same

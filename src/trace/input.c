@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * input.c - a trace's bytes, read ahead.  A thread pulls the data
  * through zlib (plain data passes through, gzip data is inflated) into a

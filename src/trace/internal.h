@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * internal.h - what the trace reader, writer and the two encodings
  * share.  Not an API: only the files of src/trace include it.

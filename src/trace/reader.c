@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * reader.c - open a trace (text or binary, plain or gzip: zlib reads
  * both transparently), tell the encodings apart by the first byte, and

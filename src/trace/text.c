@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * text.c - the text encoding: decode lines into events, format
  * events as lines.  Parsing is by hand (no sscanf): this is a hot path.

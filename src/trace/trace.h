@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * trace.h - the trace model (see traces/FORMAT.md) and its reader and writer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * validate.c - the rules every event obeys, whatever its encoding:
  * the reader applies them to what it decodes, the writer to what it is

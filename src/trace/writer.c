@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * writer.c - write a trace in the encoding its name asks for, under
  * a temporary name beside it that only a complete write renames into

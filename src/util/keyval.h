@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * keyval.h - the small "key value..." files anonsim reads (trace profiles,
  * the reproduction config): one setting a line, '#' comments, blank lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * util.h - what every command shares: exit statuses, messages, number parsing.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kpage_sampler.c - runs inside the recorded guest (built with gcc -static).
  *

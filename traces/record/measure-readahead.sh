@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # measure-readahead.sh - how many pages the host's readahead brings into the
 # page cache for simple read patterns, to hold anonsim's readahead model to
 # (tests/readahead/patterns, checked by tests/readahead_host.sh).

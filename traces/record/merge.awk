@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # merge.awk - turns the recorder's raw logs into trace events.
 #
 # Pass 1 (default): reads the host sampler's log, then the preload log, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # mkimage-busybox.sh - a tiny ext2 root for User-Mode Linux, made in seconds
 # with mke2fs -d from busybox-static: no network, no root needed.
 set -eu

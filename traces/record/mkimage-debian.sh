@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # mkimage-debian.sh - build a Debian bookworm minbase + sysvinit ext4 image
 # for User-Mode Linux with debootstrap, from the archive apt already uses.
 set -eu

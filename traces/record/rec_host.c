@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rec_host.c - host side of the anonsim recorder (Linux only).
  *

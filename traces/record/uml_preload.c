@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * uml_preload.c - LD_PRELOAD library for the User-Mode Linux binary.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # work-build.sh - guest workload for a recorded trace: build C programs
 # (compiler, headers and libraries come in from disk; the compiler's memory
 # is freed and reused between runs), then delete the results.

@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# install.sh - "make install" into a scratch DESTDIR gives a tool that runs
+# from any directory: anonsim reproduce finds the installed config, profile
+# and traces (ANONSIM_DATADIR stands for the compiled-in pkgdatadir, which
+# DESTDIR moves), anonsim-plot draws from the installed scripts, the
+# documents the README links to are installed beside it, and without data
+# the error names the place looked at and -c.
+. "$top_srcdir/tests/lib.sh"
+: "${MAKE:?run through make check}" "${bindir:?}" "${pkgdatadir:?}" "${docdir:?}" "${mandir:?}"
+dest=$tmp/dest
+
+# the build tree's make, apart from the jobs of the make running the tests
+if ! (cd "$top_builddir" && MAKEFLAGS= MFLAGS= $MAKE install DESTDIR="$dest") \
+	>"$tmp/install.log" 2>&1; then
+	fail "make install DESTDIR=$dest failed: $(tail -n 5 "$tmp/install.log")"
+	finish
+fi
+for f in "$bindir/anonsim" "$bindir/anonsim-plot"; do
+	[ -x "$dest$f" ] || fail "$f not installed"
+done
+for f in traces/reproduce.conf traces/woody-2004.profile \
+	plots/timeline.gp plots/density.gp plots/footprint.gp; do
+	[ -s "$dest$pkgdatadir/$f" ] || fail "$pkgdatadir/$f not installed"
+done
+for f in README.md COPYING traces/FORMAT.md traces/README.md \
+	plots/timeline.png plots/density.png plots/footprint.png; do
+	[ -s "$dest$docdir/$f" ] || fail "$docdir/$f not installed"
+done
+[ -s "$dest$mandir/man1/anonsim.1" ] || fail "$mandir/man1/anonsim.1 not installed"
+
+anonsim=$dest$bindir/anonsim
+data=$dest$pkgdatadir
+mkdir "$tmp/elsewhere" && cd "$tmp/elsewhere" || exit 1
+
+# the reproduction from the installed data, in a directory that has none
+expect_status 0 env ANONSIM_DATADIR="$data" "$anonsim" reproduce --published-only
+expect_match "$out" "profile $data/traces/woody-2004.profile, config $data/traces/reproduce.conf"
+[ "$(printf '%s\n' "$out" | grep -c ' ok$')" -eq 3 ] ||
+	fail "expected read-copy, devanon and punch ok in: $out"
+# every trace the installed config names is installed and valid
+traces=$(sed -n 's/^trace //p' "$data/traces/reproduce.conf")
+[ -n "$traces" ] || fail "the installed config names no trace"
+for t in $traces; do
+	expect_status 0 "$anonsim" trace check "$data/traces/$t"
+done
+
+# without ANONSIM_DATADIR the default is configure's pkgdatadir
+expect_status 0 env ANONSIM_DATADIR= "$anonsim" reproduce --help
+expect_match "$out" "default: $pkgdatadir/traces/reproduce.conf,"
+# no data there: the error names the file looked for and -c
+expect_status 2 env ANONSIM_DATADIR="$tmp/nowhere" "$anonsim" reproduce
+expect_match "$err" "no config at $tmp/nowhere/traces/reproduce.conf .*-c FILE"
+# -c still overrides: a config of one's own (sweeps of one instance, quick,
+# so that the densities miss theirs: exit status 4)
+sed -e '/^trace /d' -e 's/^max-instances .*/max-instances 1/' \
+	"$data/traces/reproduce.conf" >reproduce.conf
+cp "$data/traces/woody-2004.profile" "$data/traces/debian-boot-64M.trace.gz" .
+expect_status 4 env ANONSIM_DATADIR="$tmp/nowhere" "$anonsim" reproduce --published-only \
+	-c reproduce.conf
+expect_match "$out" "profile woody-2004.profile, config reproduce.conf"
+
+# the plots from the installed scripts and data (the footprint of the 2004
+# boot alone: -p), into a directory of the user's
+GNUPLOT=${GNUPLOT:-}
+[ -n "$GNUPLOT" ] || GNUPLOT=$(command -v gnuplot) || GNUPLOT=
+if [ -n "$GNUPLOT" ]; then
+	expect_status 0 env ANONSIM="$anonsim" ANONSIM_DATADIR="$data" GNUPLOT="$GNUPLOT" \
+		"$dest$bindir/anonsim-plot" -p -o mine
+	for p in timeline density footprint; do
+		[ -s "mine/$p.png" ] && [ -s "mine/$p.svg" ] && [ -s "mine/data/$p.csv" ] ||
+			fail "anonsim-plot: mine/$p.png, .svg or data/$p.csv missing"
+	done
+	[ "$(wc -l <mine/data/footprint.csv)" -eq 4 ] ||
+		fail "anonsim-plot -p: expected the header and 3 rows in mine/data/footprint.csv"
+else
+	echo "gnuplot not found: anonsim-plot not run"
+fi
+expect_status 1 env ANONSIM_DATADIR="$tmp/nowhere" "$dest$bindir/anonsim-plot"
+expect_match "$err" "anonsim-plot: cannot read $tmp/nowhere/traces/reproduce.conf: name it with -c"
+finish
