@@ -22,6 +22,7 @@ static void usage(FILE *out)
 		"       anonsim trace convert IN OUT\n"
 		"       anonsim trace cat FILE\n"
 		"       anonsim trace gen PROFILE OUT\n"
+		"       anonsim trace import --from strace --memory SIZE -o OUT LOG\n"
 		"\n"
 		"Read traces of User-Mode Linux runs (see traces/FORMAT.md): text\n"
 		"(.trace) or binary (.atr), either plain or gzip-compressed (.gz).\n"
@@ -33,6 +34,8 @@ static void usage(FILE *out)
 		"           only when complete\n"
 		"  cat      print FILE in the text encoding on standard output\n"
 		"  gen      synthesize a boot trace from a profile (anonsim trace gen --help)\n"
+		"  import   a trace from the strace log of a UML run\n"
+		"           (anonsim trace import --help)\n"
 		"\n"
 		"Exit status: 0 success, 1 usage error, 2 bad or unreadable trace\n"
 		"(the message names the file, the line or record and byte offset).\n");
@@ -336,6 +339,8 @@ int cmd_trace(int argc, char **argv)
 
 	if (sub && !strcmp(sub, "gen"))	/* its own options and help */
 		return cmd_trace_gen(argc - 1, argv + 1);
+	if (sub && !strcmp(sub, "import"))
+		return cmd_trace_import(argc - 1, argv + 1);
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);

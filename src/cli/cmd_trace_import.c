@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmd_trace_import.c - "anonsim trace import --from strace": a trace from
+ * the strace log of a UML run.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "trace/import.h"
+#include "trace/trace.h"
+#include "util/util.h"
+
+static void import_usage(FILE *f)
+{
+	fputs("Usage: anonsim trace import --from strace --memory SIZE -o OUT [OPTIONS] LOG\n"
+	      "\n"
+	      "Make a trace of the UML run whose system calls strace logged in LOG\n"
+	      "(plain or gzip).  Record the log by attaching to UML's main process\n"
+	      "and its io thread (a process of its own; strace -f would take over\n"
+	      "the processes UML itself traces):\n"
+	      "\n"
+	      "  strace -ttt -e trace=pread64,pwrite64,preadv,pwritev,mmap,munmap \\\n"
+	      "         -e raw=pread64,pwrite64 -o LOG -p UML_PID -p IO_THREAD_PID\n"
+	      "\n"
+	      "-e raw= makes strace print the buffers' addresses, which give the\n"
+	      "physical pages.  Each descriptor UML reads into physical memory from\n"
+	      "becomes a disk (ubda, ubdb, ... in order of first use); UML's shared\n"
+	      "mappings of its memory file become mmap and munmap events.  strace\n"
+	      "does not see the guest write or free its memory: the trace has no\n"
+	      "touch or free events, and its notes say so and count the calls left\n"
+	      "out.  Times start at the log's first call.\n"
+	      "\n"
+	      "Options:\n"
+	      "      --from strace     the kind of log (strace is the one there is)\n"
+	      "  -o, --output OUT      the trace to write (.trace, .atr, optionally .gz);\n"
+	      "                        it appears only when complete\n"
+	      "      --memory SIZE     UML's physical memory, its mem= (required)\n"
+	      "      --phys-base ADDR  host address of physical page 0 (default:\n"
+	      "                        0x60000000, UML's on x86_64)\n"
+	      "      --memory-fd N     the memory file's descriptor (default: the one\n"
+	      "                        descriptor other than the disks mapped shared)\n"
+	      "      --device FD=SIZE[:BACKING]  the disk read through FD: its size and\n"
+	      "                        backing identity (default: the farthest byte\n"
+	      "                        read, rounded up to 1 MiB, and strace-fdFD)\n"
+	      "      --readahead KB    the host's readahead window to record\n"
+	      "  -h, --help            this help\n"
+	      "\n"
+	      "Exit status: 0 success, 1 usage error, 2 a log that cannot be read\n"
+	      "(the message names the line).\n", f);
+}
+
+/* "FD=SIZE[:BACKING]" */
+static int parse_device(const char *arg, struct strace_device_opt *d)
+{
+	char buf[512], *eq, *colon;
+	uint64_t fd;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	eq = strchr(buf, '=');
+	if (!eq)
+		return -1;
+	*eq = '\0';
+	colon = strchr(eq + 1, ':');
+	if (colon) {
+		*colon = '\0';
+		if (!colon[1] || strlen(colon + 1) > 255 || strpbrk(colon + 1, " \t#"))
+			return -1;
+		snprintf(d->backing, sizeof(d->backing), "%s", colon + 1);
+	} else {
+		d->backing[0] = '\0';
+	}
+	if (parse_uint(buf, 1 << 20, &fd) || parse_size(eq + 1, &d->size) || !d->size ||
+	    d->size % 512)
+		return -1;
+	d->fd = (int)fd;
+	return 0;
+}
+
+int cmd_trace_import(int argc, char **argv)
+{
+	enum { O_FROM = 256, O_MEMORY, O_BASE, O_MEMFD, O_DEVICE, O_RA };
+	static const struct option opts[] = {
+		{ "from", required_argument, NULL, O_FROM },
+		{ "output", required_argument, NULL, 'o' },
+		{ "memory", required_argument, NULL, O_MEMORY },
+		{ "phys-base", required_argument, NULL, O_BASE },
+		{ "memory-fd", required_argument, NULL, O_MEMFD },
+		{ "device", required_argument, NULL, O_DEVICE },
+		{ "readahead", required_argument, NULL, O_RA },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct strace_import_opts o = { .phys_base = UML_PHYS_BASE_X86_64, .memory_fd = -1,
+					.readahead_kb = -1 };
+	const char *from = NULL, *out = NULL;
+	char err[1024], *end;
+	uint64_t v, events, skipped;
+	int opt, binary, gz, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case O_FROM:
+			from = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case O_MEMORY:
+			if (parse_size(optarg, &o.memory) || !o.memory || o.memory % 4096 ||
+			    o.memory > (1ULL << 40)) {
+				msg("trace import: --memory '%s': expected a size such as 64M, a multiple of 4K up to 1T",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_BASE:
+			o.phys_base = strtoull(optarg, &end, 0);
+			if (end == optarg || *end || o.phys_base % 4096) {
+				msg("trace import: --phys-base '%s': expected a page-aligned address such as 0x60000000",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_MEMFD:
+			if (parse_uint(optarg, 1 << 20, &v)) {
+				msg("trace import: --memory-fd '%s': expected a descriptor number", optarg);
+				return EXIT_USAGE;
+			}
+			o.memory_fd = (int)v;
+			break;
+		case O_DEVICE:
+			if (o.nr_dev == TRACE_MAX_DEVICES ||
+			    parse_device(optarg, &o.dev[o.nr_dev])) {
+				msg("trace import: --device '%s': expected FD=SIZE[:BACKING], e.g. 14=1G:debian-img, at most %d",
+				    optarg, TRACE_MAX_DEVICES);
+				return EXIT_USAGE;
+			}
+			o.nr_dev++;
+			break;
+		case O_RA:
+			if (parse_uint(optarg, 1u << 30, &v)) {
+				msg("trace import: --readahead '%s': expected a window in KiB", optarg);
+				return EXIT_USAGE;
+			}
+			o.readahead_kb = (int64_t)v;
+			break;
+		case 'h':
+			import_usage(stdout);
+			return EXIT_OK;
+		default:
+			msg("trace import: see anonsim trace import --help");
+			return EXIT_USAGE;
+		}
+	}
+	if (!from || strcmp(from, "strace")) {
+		msg("trace import: --from %s: the one kind of log there is is strace (--from strace)",
+		    from ? from : "missing");
+		return EXIT_USAGE;
+	}
+	if (!o.memory) {
+		msg("trace import: --memory SIZE is required: UML's mem=, which strace does not see");
+		return EXIT_USAGE;
+	}
+	if (!out || trace_path_encoding(out, &binary, &gz)) {
+		msg("trace import: -o OUT is required, ending in .trace, .atr, .trace.gz or .atr.gz");
+		return EXIT_USAGE;
+	}
+	if (optind != argc - 1) {
+		msg("trace import: expected one LOG (see anonsim trace import --help)");
+		return EXIT_USAGE;
+	}
+	rc = strace_import(argv[optind], &o, out, &events, &skipped, err, sizeof(err));
+	if (rc) {
+		msg("%s", err);
+		return rc;
+	}
+	printf("%s: %" PRIu64 " events from %s; %" PRIu64 " calls left out (see its notes)\n",
+	       out, events, argv[optind], skipped);
+	return EXIT_OK;
+}
