@@ -4,6 +4,7 @@
  */
 #include <config.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,10 +114,27 @@ struct model {
 	struct anon_inode ai;
 	struct kapi_ctx ctx;
 	unsigned long long rng;
+	/* or the operations' choices from given bytes (a fuzzer's), until they run out */
+	const unsigned char *data;
+	size_t size, pos;
+	bool exhausted;
 };
 
 static unsigned long long rnd(struct model *m)
 {
+	if (m->data) {
+		unsigned long long v = 0;
+		int i;
+
+		if (m->size - m->pos < 4) {
+			m->exhausted = true;
+			m->pos = m->size;
+			return 0;
+		}
+		for (i = 0; i < 4; i++)
+			v |= (unsigned long long)m->data[m->pos++] << (8 * i);
+		return v;
+	}
 	/* xorshift64* */
 	m->rng ^= m->rng >> 12;
 	m->rng ^= m->rng << 25;
@@ -425,18 +443,20 @@ static int diff_step(struct model *m, char *err, size_t len)
 	return check_all(m, err, len);
 }
 
-int core_check_differential(const struct shmem_geom *g, unsigned long seed,
-			    unsigned long nops, char *err, size_t len)
+/*
+ * The differential run: operations until @nops are done or the given bytes
+ * run out, the whole table checked every @check_every, then teardown.
+ */
+static int differential(struct model *m, const struct shmem_geom *g,
+			unsigned long nops, unsigned long check_every,
+			char *err, size_t len)
 {
 	struct kapi_ctx *saved = kapi_current();
 	unsigned long epp = g->entries_per_page;
 	unsigned long first_mid = SHMEM_NR_DIRECT + epp * epp / 2;
-	struct model *m = calloc(1, sizeof(*m));
 	unsigned long op;
 	int ret = 0;
 
-	if (!m)
-		return set_error(err, len, "out of memory");
 	m->g = g;
 	/* windows straddling each boundary of the table, in ascending order */
 	m->first[0] = 0;					/* direct, leaf 0 */
@@ -445,16 +465,15 @@ int core_check_differential(const struct shmem_geom *g, unsigned long seed,
 	m->first[3] = first_mid + epp * epp - WIN / 2;		/* middle 0 | middle 1 */
 	m->first[4] = first_mid + 3 * epp * epp + 5 * epp + 7;	/* inside middle 3 */
 	m->first[5] = g->max_index - WIN;			/* the last indices */
-	m->rng = seed * 2 + 1;
 	kapi_ctx_init(&m->ctx, g);
 	m->ctx.swap_free = model_swap_free;
 	m->ctx.swap_arg = m;
 	kapi_set_current(&m->ctx);
 	anon_inode_init(&m->ai, g, ANON_FIXED, &model_pops, m);
 
-	for (op = 0; op < nops && !ret; op++) {
+	for (op = 0; op < nops && !ret && !m->exhausted; op++) {
 		ret = diff_step(m, err, len);
-		if (!ret && op % 4999 == 0)
+		if (!ret && op % check_every == check_every - 1)
 			ret = check_all(m, err, len);
 	}
 	if (ret) {
@@ -477,11 +496,38 @@ int core_check_differential(const struct shmem_geom *g, unsigned long seed,
 	}
 	kapi_ctx_destroy(&m->ctx);
 	kapi_set_current(saved);
+	return ret;
+}
+
+int core_check_differential(const struct shmem_geom *g, unsigned long seed,
+			    unsigned long nops, char *err, size_t len)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	int ret;
+
+	if (!m)
+		return set_error(err, len, "out of memory");
+	m->rng = seed * 2 + 1;
+	ret = differential(m, g, nops, 4999, err, len);
 	free(m);
 	return ret;
 }
 
-/* ---- /dev/anon sanity ---------------------------------------------------- */
+int core_check_differential_data(const struct shmem_geom *g,
+				 const unsigned char *data, size_t size,
+				 char *err, size_t len)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	int ret;
+
+	if (!m)
+		return set_error(err, len, "out of memory");
+	m->data = data;
+	m->size = size;
+	ret = differential(m, g, ULONG_MAX, 16, err, len);
+	free(m);
+	return ret;
+}
 
 int core_check_anon(const struct shmem_geom *g, enum anon_variant variant,
 		    char *err, size_t len)

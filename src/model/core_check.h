@@ -25,6 +25,15 @@ int core_check_boundaries(const struct shmem_geom *geom, char *err, size_t len);
 int core_check_differential(const struct shmem_geom *geom, unsigned long seed,
 			    unsigned long nops, char *err, size_t len);
 
+/*
+ * The same differential run with every choice (operation, index, length)
+ * taken from @data, four bytes a time, until it runs out: for a fuzzer,
+ * whose coverage feedback then steers the operations.
+ */
+int core_check_differential_data(const struct shmem_geom *geom,
+				 const unsigned char *data, size_t size,
+				 char *err, size_t len);
+
 /* mmap/munmap/reclaim of a few resident pages; teardown frees everything. */
 int core_check_anon(const struct shmem_geom *geom, enum anon_variant variant,
 		    char *err, size_t len);

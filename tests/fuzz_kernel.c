@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fuzz_kernel.c - libFuzzer target: src/kernel's block tables and map
+ * counts driven by arbitrary operation sequences (swap out and in, lookup,
+ * mmap, munmap, touch, punch, truncate, around every boundary of the
+ * table), each checked against a flat-array model (core_check.h).  The
+ * first byte picks the geometry; any disagreement is a crash.
+ */
+#include <config.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/core_check.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[512];
+
+	if (!size)
+		return 0;
+	if (core_check_differential_data(data[0] & 1 ? &shmem_geom_i386 : &shmem_geom_x86_64,
+					 data + 1, size - 1, err, sizeof(err))) {
+		fprintf(stderr, "fuzz_kernel: %s\n", err);
+		abort();
+	}
+	return 0;
+}
