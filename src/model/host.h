@@ -118,7 +118,10 @@ void host_sync_tables(struct host *h);
 /* Reclaim until demand fits memory (or nothing is left to reclaim). */
 void host_balance(struct host *h);
 
-/* Put (or refresh) a page at the young end of an LRU list. */
+/*
+ * Put (or refresh) a page at the young end of an LRU list; nothing where
+ * reclaim would never take it (unlimited memory; tmpfs without swap).
+ */
 void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
 		  uint32_t page, uint32_t *gen_slot);
 

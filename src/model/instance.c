@@ -89,6 +89,7 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	in->check = check;
 	in->has_maps = s->map_counts;
 	in->phys_base = UINT64_MAX;
+	span_tree_init(&in->map_index);
 	if (hdr->page_size != PG_SIZE) {
 		snprintf(err, errlen, "page size %u is not modelled (only 4096)",
 			 (unsigned)hdr->page_size);
@@ -166,6 +167,7 @@ void instance_teardown(struct instance *in)
 	free(in->pages);
 	free(in->shadow);
 	free(in->maps);
+	span_tree_destroy(&in->map_index);
 	for (i = 0; i < in->hdr->nr_devices; i++)
 		free(in->dev[i].cow_written);
 	h->owners[in->id].priv = NULL;
@@ -365,6 +367,8 @@ static void map_range(struct instance *in, uint64_t addr, uint64_t off,
 
 static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t off)
 {
+	uint32_t node = 0;
+
 	if (in->nr_maps == in->cap_maps) {
 		unsigned cap = in->cap_maps ? in->cap_maps * 2 : 8;
 		struct inst_mapping *v = realloc(in->maps, cap * sizeof(*v));
@@ -374,28 +378,52 @@ static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t 
 		in->maps = v;
 		in->cap_maps = cap;
 	}
-	in->maps[in->nr_maps++] = (struct inst_mapping){ addr, len, off };
+	/* a mapping that ends at 2^64 overlaps nothing, as below */
+	if (addr + len > addr)
+		node = span_tree_insert(&in->map_index, addr, addr + len, in->nr_maps);
+	in->maps[in->nr_maps++] = (struct inst_mapping){ addr, len, off, node };
 }
 
-/* munmap(addr, len): unmap the overlap with each recorded mapping. */
+/* Take the mapping in slot @i out; the last slot's moves into it. */
+static void maps_take(struct instance *in, unsigned i)
+{
+	struct inst_mapping *m = &in->maps[i];
+
+	if (m->node)
+		span_tree_remove(&in->map_index, m->addr);
+	*m = in->maps[--in->nr_maps];
+	if (m->node)
+		in->map_index.n[m->node].value = i;
+}
+
+/*
+ * munmap(addr, len): unmap the overlap with each recorded mapping.  The
+ * tree finds the mappings it overlaps; they are unmapped in the order of
+ * their slots as the slots change, the order a scan of the slots from the
+ * first meets them in.
+ */
 static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
 {
+	struct span_tree *t = &in->map_index;
 	uint64_t end = addr + len;
-	unsigned i = 0;
 
-	while (i < in->nr_maps) {
-		struct inst_mapping m = in->maps[i];
-		uint64_t mend = m.addr + m.len;
-		uint64_t lo = addr > m.addr ? addr : m.addr;
-		uint64_t hi = end < mend ? end : mend;
+	span_tree_overlaps(t, addr, end);
+	while (t->nr_hits) {
+		unsigned k, first = 0;
+		struct inst_mapping m;
+		uint64_t mend, lo, hi;
 
-		if (lo >= hi) {
-			i++;
-			continue;
-		}
+		for (k = 1; k < t->nr_hits; k++)
+			if (t->n[t->hits[k]].value < t->n[t->hits[first]].value)
+				first = k;
+		m = in->maps[t->n[t->hits[first]].value];
+		t->hits[first] = t->hits[--t->nr_hits];
+		mend = m.addr + m.len;
+		lo = addr > m.addr ? addr : m.addr;
+		hi = end < mend ? end : mend;
 		unmap_range(in, lo, m.off + (lo - m.addr), hi - lo);
 		/* keep what lies outside [lo, hi) */
-		in->maps[i] = in->maps[--in->nr_maps];
+		maps_take(in, t->n[m.node].value);
 		if (m.addr < lo)
 			maps_add(in, m.addr, lo - m.addr, m.off);
 		if (hi < mend)

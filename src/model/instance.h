@@ -12,6 +12,7 @@
 
 #include "kernel/anon.h"
 #include "model/host.h"
+#include "model/span_tree.h"
 #include "trace/trace.h"
 
 struct strategy;
@@ -41,6 +42,7 @@ struct inst_device {
 /* UML's own mappings of its memory file, from the trace's mmap events. */
 struct inst_mapping {
 	uint64_t addr, len, off;
+	uint32_t node;			/* in the instance's span tree; 0: none */
 };
 
 struct host_calls {
@@ -70,8 +72,9 @@ struct instance {
 	struct anon_inode ai;			/* ai.shm is the tmpfs inode */
 	bool has_maps;				/* /dev/anon map counts in use */
 	struct inst_device dev[TRACE_MAX_DEVICES];
-	struct inst_mapping *maps;
+	struct inst_mapping *maps;		/* in the order munmap meets them */
 	unsigned nr_maps, cap_maps;
+	struct span_tree map_index;		/* the same mappings by address */
 	/* host address of physical page 0 (address - file offset of UML's
 	 * first mapping of its memory file); UINT64_MAX until it maps it */
 	uint64_t phys_base;
