@@ -13,25 +13,38 @@
 #define PG_SHIFT 12
 #define PG_SIZE 4096u
 
+/* The mappings of page @p --check has counted. */
+static uint32_t shadow_get(const struct instance *in, uint64_t p)
+{
+	const uint32_t *v = chunked_peek(&in->shadow, p, sizeof(*v));
+
+	return v ? *v : 0;
+}
+
+static uint32_t *shadow_at(struct instance *in, uint64_t p)
+{
+	return chunked_at(&in->shadow, p, sizeof(uint32_t));
+}
+
 /* --- the memory file's view of the page cache (src/kernel calls these) -- */
 
 static bool pops_pte_present(void *priv, unsigned long idx)
 {
-	struct instance *in = priv;
-	const struct ppage *pg = &in->pages[idx];
+	struct ppage pg = inst_page_get(priv, idx);
 
-	return pg->tmpfs == TMPFS_RESIDENT && !pg->file;
+	return pg.tmpfs == TMPFS_RESIDENT && !pg.file;
 }
 
 static bool pops_remove_page(void *priv, unsigned long idx)
 {
 	struct instance *in = priv;
-	struct ppage *pg = &in->pages[idx];
+	struct ppage *pg;
 
-	if (pg->tmpfs != TMPFS_RESIDENT)
+	if (inst_page_get(in, idx).tmpfs != TMPFS_RESIDENT)
 		return false;
+	pg = inst_page(in, idx);
 	/* map-count reclaim must only free pages nobody maps any more */
-	if (in->check && in->has_maps && in->shadow[idx])
+	if (in->check && in->has_maps && shadow_get(in, idx))
 		in->find.freed_while_mapped++;
 	pg->tmpfs = TMPFS_NONE;
 	pg->lru_gen = 0;
@@ -53,8 +66,10 @@ static void sync_swapped(struct instance *in, uint64_t p, uint64_t nr)
 {
 	uint64_t i;
 
-	for (i = p; i < p + nr && i < in->npages; i++) {
-		struct ppage *pg = &in->pages[i];
+	/* a page in a chunk never written is not swapped */
+	for (i = chunked_next(&in->pages, p); i < p + nr && i < in->npages;
+	     i = chunked_next(&in->pages, i + 1)) {
+		struct ppage *pg = inst_page(in, i);
 
 		if (pg->tmpfs == TMPFS_SWAPPED &&
 		    !shmem_swap_lookup(&in->ai.shm, i).val) {
@@ -96,9 +111,8 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 		return -1;
 	}
 	in->npages = hdr->memory / PG_SIZE;
-	in->pages = calloc(in->npages ? in->npages : 1, sizeof(*in->pages));
-	in->shadow = check ? calloc(in->npages ? in->npages : 1, sizeof(*in->shadow)) : NULL;
-	if (!in->pages || (check && !in->shadow)) {
+	if (chunked_init(&in->pages, in->npages, sizeof(struct ppage)) ||
+	    chunked_init(&in->shadow, check ? in->npages : 0, sizeof(uint32_t))) {
 		snprintf(err, errlen, "out of memory for %llu pages",
 			 (unsigned long long)in->npages);
 		return -1;
@@ -121,9 +135,10 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 			/* the COW layer is the instance's own file */
 			snprintf(ident, sizeof(ident), "%s#%u", td->backing, id);
 			dv->cow = host_cache(h, ident, np);
-			dv->cow_written = calloc(np ? np : 1, 1);
+			if (chunked_init(&dv->cow_written, np, 1))
+				dv->cow = NULL;
 		}
-		if (!dv->cache || (td->cow[0] && (!dv->cow || !dv->cow_written))) {
+		if (!dv->cache || (td->cow[0] && !dv->cow)) {
 			snprintf(err, errlen,
 				 "device %s: backing '%s' is shared with a smaller device, or out of memory",
 				 td->name, base);
@@ -149,27 +164,29 @@ void instance_teardown(struct instance *in)
 	for (i = 0; i < in->nr_maps; i++)
 		unmap_range(in, in->maps[i].addr, in->maps[i].off, in->maps[i].len);
 	in->nr_maps = 0;
-	for (p = 0; p < in->npages; p++)
-		if (in->pages[p].file)
+	for (p = chunked_next(&in->pages, 0); p < in->npages;
+	     p = chunked_next(&in->pages, p + 1))
+		if (inst_page_get(in, p).file)
 			inst_unmap_file(in, p);
 	if (in->has_maps)
 		anon_truncate(&in->ai, 0);
 	else
 		shmem_truncate(&in->ai.shm, 0);
 	sync_swapped(in, 0, in->npages);
-	for (p = 0; p < in->npages; p++)
-		if (in->pages[p].tmpfs == TMPFS_RESIDENT)
+	for (p = chunked_next(&in->pages, 0); p < in->npages;
+	     p = chunked_next(&in->pages, p + 1))
+		if (inst_page_get(in, p).tmpfs == TMPFS_RESIDENT)
 			pops_remove_page(in, p);
 	in->find.pages_leaked += in->resident + in->swapped;
 	in->find.tables_leaked += in->ai.shm.swap.nr_pages + in->ai.maps.nr_pages;
 	host_release(h, CAT_OVERHEAD, h->overhead_pages);
 	host_sync_tables(h);
-	free(in->pages);
-	free(in->shadow);
+	chunked_destroy(&in->pages);
+	chunked_destroy(&in->shadow);
 	free(in->maps);
 	span_tree_destroy(&in->map_index);
 	for (i = 0; i < in->hdr->nr_devices; i++)
-		free(in->dev[i].cow_written);
+		chunked_destroy(&in->dev[i].cow_written);
 	h->owners[in->id].priv = NULL;
 }
 
@@ -178,7 +195,7 @@ void instance_teardown(struct instance *in)
 void inst_tmpfs_fault(struct instance *in, uint64_t p)
 {
 	struct host *h = in->host;
-	struct ppage *pg = &in->pages[p];
+	struct ppage *pg = inst_page(in, p);
 
 	if (pg->tmpfs == TMPFS_SWAPPED) {
 		swp_entry_t e = shmem_swap_in(&in->ai.shm, p);
@@ -203,11 +220,12 @@ void inst_tmpfs_fault(struct instance *in, uint64_t p)
 static bool instance_swap_out(struct instance *in, uint64_t p)
 {
 	struct host *h = in->host;
-	struct ppage *pg = &in->pages[p];
+	struct ppage *pg;
 	uint64_t slot;
 
-	if (pg->tmpfs != TMPFS_RESIDENT)
+	if (inst_page_get(in, p).tmpfs != TMPFS_RESIDENT)
 		return false;
+	pg = inst_page(in, p);
 	slot = host_swap_alloc(h);
 	if (!slot)
 		return false;
@@ -232,9 +250,12 @@ static bool instance_swap_out(struct instance *in, uint64_t p)
 static uint32_t *tops_lru_gen(void *owner, uint32_t page)
 {
 	struct instance *in = owner;
-	struct ppage *pg = &in->pages[page];
+	struct ppage *pg;
 
-	return pg->tmpfs == TMPFS_RESIDENT ? &pg->lru_gen : NULL;
+	if (inst_page_get(in, page).tmpfs != TMPFS_RESIDENT)
+		return NULL;
+	pg = inst_page(in, page);
+	return &pg->lru_gen;
 }
 
 static bool tops_swap_out(void *owner, uint32_t page)
@@ -267,7 +288,7 @@ static void check_counts(struct instance *in, uint64_t pgoff, uint64_t nr)
 
 		if (c > (1UL << 31))
 			in->find.count_underflow++;
-		else if (c != in->shadow[i] && in->ai.variant == ANON_FIXED)
+		else if (c != shadow_get(in, i) && in->ai.variant == ANON_FIXED)
 			inst_fail(in, "map count differs from the mappings", i);
 	}
 }
@@ -279,7 +300,7 @@ static void mem_map(struct instance *in, uint64_t pgoff, uint64_t nr, bool dup)
 
 	if (in->check)
 		for (i = pgoff; i < pgoff + nr && i < in->npages; i++)
-			in->shadow[i]++;
+			(*shadow_at(in, i))++;
 	if (in->has_maps &&
 	    (dup ? anon_vma_dup(&in->ai, pgoff, nr) : anon_mmap(&in->ai, pgoff, nr)))
 		inst_fail(in, "mapping the memory file failed", pgoff);
@@ -303,10 +324,10 @@ void inst_mem_munmap(struct instance *in, uint64_t pgoff, uint64_t nr)
 
 	if (in->check)
 		for (i = pgoff; i < pgoff + nr && i < in->npages; i++) {
-			if (!in->shadow[i])
+			if (!shadow_get(in, i))
 				inst_fail(in, "munmap of a page not mapped", i);
 			else
-				in->shadow[i]--;
+				(*shadow_at(in, i))--;
 		}
 	if (in->has_maps) {
 		anon_munmap(&in->ai, pgoff, nr);
@@ -339,8 +360,14 @@ static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
 		return;
 	}
 	for (i = pgoff; i <= end; i++) {
-		if (i < end && !in->pages[i].file)
+		if (i < end && !inst_page_get(in, i).file) {
+			/* no file page in a chunk never written */
+			uint64_t next = chunked_next(&in->pages, i);
+
+			if (next > i)
+				i = (next < end ? next : end) - 1;
 			continue;
+		}
 		if (i > start)
 			inst_mem_munmap(in, start, i - start);
 		start = i + 1;
@@ -356,8 +383,9 @@ static void map_range(struct instance *in, uint64_t addr, uint64_t off,
 	if (in->phys_base == UINT64_MAX && !dup)
 		in->phys_base = addr - off;
 	if (is_phys_mapping(in, addr, off))
-		for (p = pgoff; p < pgoff + nr && p < in->npages; p++)
-			if (in->pages[p].file)
+		for (p = chunked_next(&in->pages, pgoff); p < pgoff + nr && p < in->npages;
+		     p = chunked_next(&in->pages, p + 1))
+			if (inst_page_get(in, p).file)
 				inst_unmap_file(in, p);
 	if (dup)
 		inst_mem_mapdup(in, pgoff, nr);
@@ -438,7 +466,8 @@ struct pagecache *inst_dev_source(struct instance *in, unsigned dev,
 {
 	struct inst_device *dv = &in->dev[dev];
 
-	if (dv->cow && dv->cow_written[dpage]) {
+	if (dv->cow && chunked_peek(&dv->cow_written, dpage, 1) &&
+	    *(const uint8_t *)chunked_peek(&dv->cow_written, dpage, 1)) {
 		*ra = &dv->cow_ra;
 		return dv->cow;
 	}
@@ -488,9 +517,11 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 
 	/* the data comes from guest memory: it must be there to be written */
 	for (i = ev->page; i < ev->page + np && i < in->npages; i++) {
-		if (in->pages[i].file)
+		struct ppage pg = inst_page_get(in, i);
+
+		if (pg.file)
 			inst_file_access(in, i);
-		else if (in->pages[i].tmpfs == TMPFS_SWAPPED)
+		else if (pg.tmpfs == TMPFS_SWAPPED)
 			inst_tmpfs_fault(in, i);
 	}
 	in->calls.write++;
@@ -498,7 +529,7 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 		return;
 	if (dv->cow) {
 		for (i = first; i <= last; i++)
-			dv->cow_written[i] = 1;
+			*(uint8_t *)chunked_at(&dv->cow_written, i, 1) = 1;
 		pagecache_write(in->host, dv->cow, first, last - first + 1);
 	} else {
 		pagecache_write(in->host, dv->cache, first, last - first + 1);
@@ -510,34 +541,34 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 		   uint64_t ipage)
 {
-	struct ppage *pg = &in->pages[p];
+	struct ppage *pg = inst_page(in, p);
 
 	if (pg->file)
 		inst_unmap_file(in, p);
 	pg->file = 1;
 	pg->cache = (uint16_t)pc->id;
 	pg->ipage = (uint32_t)ipage;
-	if (pc->mapcount[ipage]++ == 0 && (pc->flags[ipage] & PC_RESIDENT))
+	if ((*pc_mapcountp(pc, ipage))++ == 0 && (pc_flags(pc, ipage) & PC_RESIDENT))
 		pagecache_touch(in->host, pc, ipage);	/* now on the mapped list */
 }
 
 void inst_unmap_file(struct instance *in, uint64_t p)
 {
-	struct ppage *pg = &in->pages[p];
+	struct ppage *pg = inst_page(in, p);
 	struct pagecache *pc = in->host->caches[pg->cache];
 
 	pg->file = 0;
-	if (--pc->mapcount[pg->ipage] == 0 && (pc->flags[pg->ipage] & PC_RESIDENT))
+	if (--*pc_mapcountp(pc, pg->ipage) == 0 && (pc_flags(pc, pg->ipage) & PC_RESIDENT))
 		pagecache_touch(in->host, pc, pg->ipage);	/* back on the cache list */
 }
 
 void inst_file_access(struct instance *in, uint64_t p)
 {
-	struct ppage *pg = &in->pages[p];
+	struct ppage pg0 = inst_page_get(in, p), *pg = &pg0;
 	struct pagecache *pc = in->host->caches[pg->cache];
 	struct ra_state none;
 
-	if (pc->flags[pg->ipage] & PC_RESIDENT)
+	if (pc_flags(pc, pg->ipage) & PC_RESIDENT)
 		return;
 	ra_state_init(&none, 0);	/* a fault on a mapped page: no readahead */
 	pagecache_read(in->host, pc, &none, (uint64_t)pg->ipage << PG_SHIFT, PG_SIZE,

@@ -34,9 +34,12 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 
 		if (!c[i].started)
 			continue;
-		for (p = 0; p < in->npages; p++) {
-			res += in->pages[p].tmpfs == TMPFS_RESIDENT;
-			sw += in->pages[p].tmpfs == TMPFS_SWAPPED;
+		for (p = chunked_next(&in->pages, 0); p < in->npages;
+		     p = chunked_next(&in->pages, p + 1)) {
+			struct ppage pg = inst_page_get(in, p);
+
+			res += pg.tmpfs == TMPFS_RESIDENT;
+			sw += pg.tmpfs == TMPFS_SWAPPED;
 		}
 		if (res != in->resident || sw != in->swapped)
 			inst_fail(in, "tmpfs page counts disagree with page states", 0);
@@ -47,8 +50,9 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 		struct pagecache *pc = h->caches[i];
 		uint64_t p, res = 0;
 
-		for (p = 0; p < pc->npages; p++)
-			res += (pc->flags[p] & PC_RESIDENT) != 0;
+		for (p = chunked_next(&pc->flags, 0); p < pc->npages;
+		     p = chunked_next(&pc->flags, p + 1))
+			res += (pc_flags(pc, p) & PC_RESIDENT) != 0;
 		if (res != pc->resident && n)
 			inst_fail(&c[0].in, "page cache count disagrees with its pages", 0);
 		cache += res;
