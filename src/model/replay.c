@@ -242,6 +242,31 @@ static void attribute(struct replay_result *res)
 	}
 }
 
+/*
+ * In sequential mode a replay of N copies is a prefix of a replay of more:
+ * what one of N would report, now that the N-th instance has ended.
+ * Teardown is left out (the instances run on), and with it the leaks it
+ * finds; --check's attribution, which needs them, is not made.
+ */
+static bool prefix_done(const struct replay_opts *o, const struct replay_result *res,
+			const struct host *h, struct cursor *c, unsigned started,
+			uint64_t nev)
+{
+	struct replay_result snap = *res;
+	unsigned i;
+
+	snap.instances = started;
+	snap.events = nev;
+	collect(&snap, h, c, started);
+	for (i = 0; i < started; i++)
+		if (c[i].started)
+			add_findings(&snap, &c[i].in);
+	snap.find.bad_frees = h->kctx.bad_frees;
+	snap.find.unlocked_walks = h->kctx.unlocked_walks;
+	snap.find.kernel_warnings = h->kctx.warnings;
+	return o->prefix(o->prefix_arg, &snap);
+}
+
 int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	       enum anon_variant variant, const struct replay_opts *o,
 	       struct replay_result *res, char *err, size_t errlen)
@@ -315,6 +340,8 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				goto out;
 			if (c[i].have)
 				merge_push(&q, c, i);
+			else if (o->prefix && !prefix_done(o, res, &h, c, nstarted, nev))
+				break;
 			continue;
 		}
 		k = q.v[0];
@@ -362,9 +389,13 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				res->label, nev, h.now_us / 1e6);
 		if (fetch(cur, err, errlen))
 			goto out;
-		if (cur->done)
-			prev_end = h.now_us;
 		merge_update_top(&q, c, cur->have);
+		if (cur->done) {
+			prev_end = h.now_us;
+			if (o->prefix && o->stagger_us < 0 &&
+			    !prefix_done(o, res, &h, c, nstarted, nev))
+				break;
+		}
 	}
 	if (o->progress)
 		fputs("\r\033[K", stderr);

@@ -27,6 +27,8 @@
 #include "model/instance.h"
 #include "strategy/strategy.h"
 
+struct replay_result;
+
 struct replay_opts {
 	uint64_t host_mem;		/* bytes; 0: unlimited */
 	uint64_t swap;			/* bytes of swap device */
@@ -42,6 +44,14 @@ struct replay_opts {
 	FILE *series;			/* memory over time as CSV, or NULL */
 	uint64_t series_step_us;
 	bool progress;			/* a progress line on stderr */
+	/*
+	 * Sequential mode (stagger_us < 0) only, or NULL: called as each
+	 * instance's trace ends, with what a replay of that many copies
+	 * reports (the findings of its teardown aside); false ends the
+	 * replay there.
+	 */
+	bool (*prefix)(void *arg, const struct replay_result *res);
+	void *prefix_arg;
 };
 
 struct replay_result {
