@@ -83,6 +83,8 @@ static void merge_push(struct merge *m, const struct cursor *c, unsigned i)
 /* The top cursor's due time changed (it only grows): put it in place, or out. */
 static void merge_update_top(struct merge *m, const struct cursor *c, bool keep)
 {
+	if (keep && m->n == 1)
+		return;		/* one instance running: nothing to reorder */
 	if (!keep)
 		m->v[0] = m->v[--m->n];
 	if (m->n)
