@@ -29,26 +29,9 @@ strategies="read-copy devanon punch free-hint odirect"
 boot="$TRACES/debian-boot-64M.trace.gz"
 build="$TRACES/debian-build-128M.trace.gz"
 sweep_mem=${SWEEP_MEM:-3G}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/anonsim-bench.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+runs=3
+. "$(dirname "$0")/lib.sh"
 
-if grep -q __asan_init "$ANONSIM" 2>/dev/null; then
-	echo "warning: anonsim is built with sanitizers; the figures are not representative" >&2
-fi
-
-# measure NAME CMD...: keep in t_NAME the best wall time (ns) seen so far,
-# in m_NAME the largest resident set (KiB)
-measure() {
-	name=$1
-	shift
-	set -- $("$BEST_TIME" -m 3 "$@")
-	eval "old=\${t_$name:-}"
-	if [ -z "$old" ] || [ "$1" -lt "$old" ]; then
-		eval "t_$name=$1"
-	fi
-	eval "m_$name=$2"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 # verdict FIGURE OP TARGET: "ok" or "MISSED", each miss a line in $dir/missed
 verdict() {
 	if awk -v f="$1" -v t="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? f <= t : f >= t) }'; then
@@ -61,16 +44,7 @@ verdict() {
 id() { echo "$1" | tr -c 'a-zA-Z0-9\n' _; }
 
 echo "building the build trace's events repeated to about $events..."
-"$ANONSIM" trace cat "$build" | awk -v want="$events" '
-	hdr { print; if ($1 == "events") hdr = 0; next }
-	$2 != "footprint" { ev[n++] = $0; if ($1 > span) span = $1 }
-	BEGIN { hdr = 1 }
-	END {
-		for (r = 0; r * n < want; r++)
-			for (i = 0; i < n; i++) {
-				$0 = ev[i]; $1 = sprintf("%d", $1 + r * (span + 1)); print
-			}
-	}' > "$dir/r.trace"
+repeat_events "$build" "$events" > "$dir/r.trace"
 "$ANONSIM" trace convert "$dir/r.trace" "$dir/r.atr"
 "$ANONSIM" trace convert "$dir/r.trace" "$dir/r.atr.gz"
 rm -f "$dir/r.trace"
