@@ -153,8 +153,7 @@ void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
 {
 	struct lru_queue *q = &h->lru[l];
 
-	/* reclaim never runs on unlimited memory, and never swaps without swap */
-	if (!h->mem_pages || (l == LRU_TMPFS && !h->swap_pages))
+	if (!host_lru_kept(h, l))
 		return;
 	if (q->tail == q->cap) {
 		/* compact: keep only entries still current, then grow if needed */

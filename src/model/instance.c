@@ -210,9 +210,10 @@ void inst_tmpfs_fault(struct instance *in, uint64_t p)
 	if (pg->tmpfs != TMPFS_RESIDENT) {
 		pg->tmpfs = TMPFS_RESIDENT;
 		in->resident++;
-		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
+		if (host_lru_kept(h, LRU_TMPFS))
+			host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
 		host_charge(h, CAT_TMPFS, 1);
-	} else {
+	} else if (host_lru_kept(h, LRU_TMPFS)) {
 		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
 	}
 }

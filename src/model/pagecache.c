@@ -141,8 +141,10 @@ static uint64_t xa_miss(const struct pagecache *pc, uint64_t index, int dir,
 
 void pagecache_touch(struct host *h, struct pagecache *pc, uint64_t i)
 {
-	host_lru_add(h, pc_mapcount(pc, i) ? LRU_MAPPED : LRU_CACHE, pc->id,
-		     (uint32_t)i, pc_lru_genp(pc, i));
+	enum lru_list l = pc_mapcount(pc, i) ? LRU_MAPPED : LRU_CACHE;
+
+	if (host_lru_kept(h, l))
+		host_lru_add(h, l, pc->id, (uint32_t)i, pc_lru_genp(pc, i));
 }
 
 /* Page @i enters the cache as part of a folio of @order. */
