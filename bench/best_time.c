@@ -2,10 +2,11 @@
 /*
  * best_time - the best wall time of a command over N runs, in nanoseconds.
  *
- *	best_time N COMMAND [ARG...]
+ *	best_time [-m] N COMMAND [ARG...]
  *
  * Runs COMMAND N times with its standard output on /dev/null and prints
- * the shortest wall time.  Timing from here rather than from the shell
+ * the shortest wall time; with -m, then the largest resident set of the
+ * runs in KiB.  Timing from here rather than from the shell
  * leaves out the start of the processes a shell would run to read the
  * clock, which would otherwise weigh on short commands more than on long
  * ones.  Exits 1 if a run fails.
@@ -15,6 +16,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,9 +35,12 @@ int main(int argc, char **argv)
 	long long best = -1;
 	long n, i;
 	char *end;
+	int rss = argc > 1 && !strcmp(argv[1], "-m");
 
+	argv += rss;
+	argc -= rss;
 	if (argc < 3 || (n = strtol(argv[1], &end, 10)) < 1 || *end) {
-		fprintf(stderr, "usage: best_time N COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: best_time [-m] N COMMAND [ARG...]\n");
 		return 2;
 	}
 	for (i = 0; i < n; i++) {
@@ -63,6 +69,13 @@ int main(int argc, char **argv)
 		if (best < 0 || t < best)
 			best = t;
 	}
-	printf("%lld\n", best);
+	if (rss) {
+		struct rusage ru;
+
+		getrusage(RUSAGE_CHILDREN, &ru);
+		printf("%lld %ld\n", best, ru.ru_maxrss);
+	} else {
+		printf("%lld\n", best);
+	}
 	return 0;
 }

@@ -18,26 +18,11 @@ set -eu
 : "${BEST_TIME:?run through make bench}"
 events=${EVENTS:-3000000}
 rounds=${ROUNDS:-3}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/anonsim-bench.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+runs=5
+. "$(dirname "$0")/lib.sh"
 
-if grep -q __asan_init "$ANONSIM" 2>/dev/null; then
-	echo "warning: anonsim is built with sanitizers; the figures are not representative" >&2
-fi
-
-# measure NAME CMD...: keep in t_NAME the best wall time (ns) seen so far
-measure() {
-	name=$1
-	shift
-	t=$("$BEST_TIME" 5 "$@")
-	eval "old=\${t_$name:-}"
-	if [ -z "$old" ] || [ "$t" -lt "$old" ]; then
-		eval "t_$name=$t"
-	fi
-}
 ms() { awk -v t="$1" 'BEGIN { printf "%8.1f ms", t / 1e6 }'; }
 rate() { awk -v n="$1" -v ns="$2" 'BEGIN { printf "%.1f M events/s", n / ns * 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 echo "generating $events events..."
 "$TRACE_GEN" "$events" "$dir/t.atr"
@@ -50,16 +35,7 @@ done
 
 if [ -n "${RECORDED:-}" ]; then
 	echo "recorded mix: $(basename "$RECORDED") repeated to about $events events..."
-	"$ANONSIM" trace cat "$RECORDED" | awk -v want="$events" '
-		hdr { print; if ($1 == "events") hdr = 0; next }
-		$2 != "footprint" { ev[n++] = $0; if ($1 > span) span = $1 }
-		BEGIN { hdr = 1 }
-		END {
-			for (r = 0; r * n < want; r++)
-				for (i = 0; i < n; i++) {
-					$0 = ev[i]; $1 = sprintf("%d", $1 + r * (span + 1)); print
-				}
-		}' > "$dir/r.trace"
+	repeat_events "$RECORDED" "$events" > "$dir/r.trace"
 	"$ANONSIM" trace convert "$dir/r.trace" "$dir/r.atr"
 	"$ANONSIM" trace convert "$dir/r.trace" "$dir/r.atr.gz"
 	revents=$("$ANONSIM" trace check "$dir/r.atr" | awk '{ print $(NF - 1) }')

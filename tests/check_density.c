@@ -194,6 +194,51 @@ START_TEST(jobs_do_not_change_the_result)
 }
 END_TEST
 
+/*
+ * Without --check, the sweep takes its points from two replays of MAX_N
+ * copies as each instance ends; they must be the points of the replays of
+ * N copies (--check runs one replay per N), on one thread and on two.
+ */
+START_TEST(prefix_sweep_gives_every_point)
+{
+	static struct density_point per_n[MAX_N];
+	static const char *const names[] = { "read-copy", "devanon", "punch" };
+	unsigned k, i, j, c, f1, d1;
+
+	for (k = 0; k < 3; k++) {
+		opts.check = true;
+		sweep(names[k], 1);
+		memcpy(per_n, pt, sizeof(pt));
+		f1 = filled;
+		d1 = density;
+		ck_assert_uint_gt(f1, d1);	/* the sweep ended on its rule, not at MAX_N */
+		opts.check = false;
+		for (j = 1; j <= 2; j++) {
+			sweep(names[k], j);
+			ck_assert_uint_eq(filled, f1);
+			ck_assert_uint_eq(density, d1);
+			for (i = 0; i < filled; i++) {
+				const struct replay_result *a = &pt[i].demand, *b = &per_n[i].demand;
+				const struct replay_result *la = &pt[i].limited, *lb = &per_n[i].limited;
+
+				for (c = 0; c < CAT_NR; c++) {
+					ck_assert_uint_eq(a->final[c], b->final[c]);
+					ck_assert_uint_eq(la->final[c], lb->final[c]);
+				}
+				ck_assert_uint_eq(a->peak_total, b->peak_total);
+				ck_assert_uint_eq(a->events, b->events);
+				ck_assert_uint_eq(a->instances, b->instances);
+				ck_assert_uint_eq(la->swap_outs, lb->swap_outs);
+				ck_assert_uint_eq(la->swap_peak, lb->swap_peak);
+				ck_assert_uint_eq(la->calls.read, lb->calls.read);
+				ck_assert_int_eq(la->first_swap_out_us, lb->first_swap_out_us);
+				ck_assert_uint_eq(la->end_us, lb->end_us);
+			}
+		}
+	}
+}
+END_TEST
+
 static Suite *density_suite(void)
 {
 	Suite *s = suite_create("density");
@@ -208,6 +253,7 @@ static Suite *density_suite(void)
 	tcase_add_test(tc, private_images);
 	tcase_add_test(tc, unlimited_memory);
 	tcase_add_test(tc, jobs_do_not_change_the_result);
+	tcase_add_test(tc, prefix_sweep_gives_every_point);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "model/replay.h"
+#include "model/span_tree.h"
 #include "strategy/registry.h"
 
 static struct replay_opts opts;
@@ -244,6 +245,84 @@ START_TEST(readahead_window)
 }
 END_TEST
 
+/* The values of the spans span_tree_overlaps found, in the order found. */
+static unsigned hit_values(const struct span_tree *t, unsigned *v)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nr_hits; i++)
+		v[i] = t->n[t->hits[i]].value;
+	return t->nr_hits;
+}
+
+/* Spans by address: what a range overlaps, in address order; nodes reused. */
+START_TEST(span_tree_overlaps_in_address_order)
+{
+	struct span_tree t;
+	unsigned v[8];
+	uint32_t node30;
+
+	span_tree_init(&t);
+	span_tree_insert(&t, 10, 20, 0);
+	node30 = span_tree_insert(&t, 30, 40, 1);
+	span_tree_insert(&t, 50, 60, 2);
+	span_tree_insert(&t, 20, 30, 3);
+	span_tree_overlaps(&t, 25, 55);
+	ck_assert_uint_eq(hit_values(&t, v), 3);
+	ck_assert_uint_eq(v[0], 3);
+	ck_assert_uint_eq(v[1], 1);
+	ck_assert_uint_eq(v[2], 2);
+	span_tree_overlaps(&t, 40, 50);		/* the gap between two spans */
+	ck_assert_uint_eq(t.nr_hits, 0);
+	span_tree_overlaps(&t, 0, 11);
+	ck_assert_uint_eq(hit_values(&t, v), 1);
+	ck_assert_uint_eq(v[0], 0);
+	span_tree_overlaps(&t, 60, 100);	/* ends are exclusive */
+	ck_assert_uint_eq(t.nr_hits, 0);
+	span_tree_overlaps(&t, 35, 35);		/* an empty range */
+	ck_assert_uint_eq(t.nr_hits, 0);
+	span_tree_remove(&t, 30);
+	span_tree_overlaps(&t, 25, 55);
+	ck_assert_uint_eq(hit_values(&t, v), 2);
+	ck_assert_uint_eq(v[0], 3);
+	ck_assert_uint_eq(v[1], 2);
+	ck_assert_uint_eq(span_tree_insert(&t, 42, 44, 4), node30);
+	span_tree_overlaps(&t, 41, 43);
+	ck_assert_uint_eq(hit_values(&t, v), 1);
+	ck_assert_uint_eq(v[0], 4);
+	span_tree_destroy(&t);
+}
+END_TEST
+
+/* A thousand spans put in out of order, half taken out again. */
+START_TEST(span_tree_many_spans)
+{
+	struct span_tree t;
+	unsigned i, k;
+
+	span_tree_init(&t);
+	for (i = 0; i < 1000; i++) {
+		k = (i * 389) % 1000;	/* 389 is prime to 1000: every k once */
+		span_tree_insert(&t, k * 10, k * 10 + 5, k);
+	}
+	span_tree_overlaps(&t, 0, 10000);
+	ck_assert_uint_eq(t.nr_hits, 1000);
+	for (i = 0; i < 1000; i++)
+		ck_assert_uint_eq(t.n[t.hits[i]].value, i);
+	for (k = 0; k < 1000; k += 2)
+		span_tree_remove(&t, k * 10);
+	span_tree_overlaps(&t, 0, 10000);
+	ck_assert_uint_eq(t.nr_hits, 500);
+	for (k = 0; k < 1000; k++) {
+		span_tree_overlaps(&t, k * 10 + 4, k * 10 + 6);
+		ck_assert_uint_eq(t.nr_hits, k % 2);
+		span_tree_overlaps(&t, k * 10 + 5, k * 10 + 10);
+		ck_assert_uint_eq(t.nr_hits, 0);
+	}
+	span_tree_destroy(&t);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -263,6 +342,10 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, posted_map_tables_leak);
 	tcase_add_test(tc, posted_unlocked_decrement);
 	tcase_add_test(tc, readahead_window);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("span tree");
+	tcase_add_test(tc, span_tree_overlaps_in_address_order);
+	tcase_add_test(tc, span_tree_many_spans);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -24,6 +24,22 @@ expect_status 2 "$ANONSIM" replay -q --series "$tmp/t.csv" "$corrupt"
 expect_match "$err" 'bad-crc.trace.gz: corrupt gzip stream'
 [ -z "$(ls "$tmp" | grep '^t\.csv')" ] || fail "a failed replay left a series file"
 
+# cost follows the pages a trace uses, not the sizes it declares: four
+# events on 1 TiB of memory and disk replay in 256 MiB of address space
+# (not under the sanitizers, which reserve terabytes for their shadow)
+huge="$top_srcdir/tests/replay/huge.trace"
+if ! grep -q __asan_init "$ANONSIM" 2>/dev/null; then
+	for s in "read-copy 4 2 6" "devanon 2 2 6"; do
+		set -- $s
+		s=$1 pages="$2 $3 $4"
+		expect_status 0 sh -c 'ulimit -v 262144 && exec "$@"' sh \
+			"$ANONSIM" replay -q --csv --pages --check -s "$s" --variant fixed "$huge"
+		row=$(printf '%s\n' "$out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+			NR == 2 { print $c["final_tmpfs_pages"], $c["final_cache_pages"], $c["final_total_pages"] }')
+		[ "$row" = "$pages" ] || fail "$s on huge.trace: $row, expected $pages"
+	done
+fi
+
 expect_status 2 "$ANONSIM" replay "$tmp/missing.trace"
 expect_match "$err" 'missing.trace: No such file or directory'
 expect_status 1 "$ANONSIM" replay --host-mem lots "$basic"

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * density.c - the density sweep: a queue of (N, run) tasks handed out in
- * order of N to a pool of threads, each task one replay_run().  Every host
- * model is private to its replay and the kernel-API context is per thread,
- * so replays need no locking; the lock guards only the queue.
+ * density.c - the density sweep.  In the default sequential mode a replay
+ * of N copies is a prefix of a replay of more, so two replays of --max
+ * copies, the limited one and the demand one side by side on two threads,
+ * give every point as each instance ends, and stop at the sweep's end.
+ * Otherwise (--stagger, --check) a queue of (N, run) tasks is handed out
+ * in order of N to a pool of threads, each task one replay_run().  Every
+ * host model is private to its replay and the kernel-API context is per
+ * thread, so replays need no locking; the lock guards only the sweep.
  */
 #include <config.h>
 
@@ -114,6 +118,83 @@ static void *worker(void *arg)
 	}
 }
 
+/* One of the two replays of a prefix sweep. */
+struct prefix_run {
+	struct sweep *w;
+	bool limited;
+	pthread_t tid;
+	int rc;
+	char err[512];
+};
+
+/* The replay of @res->instances copies, as the prefix replay passes it. */
+static bool prefix_point(void *arg, const struct replay_result *res)
+{
+	struct prefix_run *pr = arg;
+	struct sweep *w = pr->w;
+	unsigned n = res->instances;
+	struct density_point *p = &w->out[n - 1];
+	bool more;
+
+	pthread_mutex_lock(&w->lock);
+	if (n <= w->limit) {
+		p->n = n;
+		if (pr->limited)
+			p->limited = *res;
+		else
+			p->demand = *res;
+		if (w->runs_per_n == 1)	/* no limit: the one run is both */
+			p->demand = p->limited;
+		if (pr->limited)
+			note_fit(w, n, density_fits(p));
+		w->finished++;
+		progress(w);
+	}
+	more = n < w->limit;
+	pthread_mutex_unlock(&w->lock);
+	return more;
+}
+
+static void *prefix_replay(void *arg)
+{
+	struct prefix_run *pr = arg;
+	struct sweep *w = pr->w;
+	struct replay_opts o = *w->base;
+	struct replay_result r;
+
+	o.copies = w->max_n;
+	o.series = NULL;
+	o.progress = false;
+	if (!pr->limited)
+		o.host_mem = 0;
+	o.prefix = prefix_point;
+	o.prefix_arg = pr;
+	pr->rc = replay_run(w->paths, w->npaths, w->s, w->v, &o, &r, pr->err,
+			    sizeof(pr->err));
+	return NULL;
+}
+
+/* The sweep from one limited and one demand replay, on two threads if @jobs > 1. */
+static void prefix_sweep(struct sweep *w, unsigned jobs)
+{
+	struct prefix_run run[2] = { { .w = w, .limited = true }, { .w = w } };
+	bool two = w->runs_per_n == 2;
+	bool threaded = two && jobs > 1 &&
+			!pthread_create(&run[1].tid, NULL, prefix_replay, &run[1]);
+	unsigned i;
+
+	prefix_replay(&run[0]);
+	if (threaded)
+		pthread_join(run[1].tid, NULL);
+	else if (two)
+		prefix_replay(&run[1]);
+	for (i = 0; i < 2 && !w->rc; i++)
+		if (run[i].rc) {
+			w->rc = run[i].rc;
+			snprintf(w->err, w->errlen, "%s", run[i].err);
+		}
+}
+
 int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 		  enum anon_variant v, const struct replay_opts *base,
 		  unsigned max_n, unsigned jobs, struct density_point *out,
@@ -137,6 +218,10 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 		return EXIT_INTERNAL;
 	}
 	pthread_mutex_init(&w.lock, NULL);
+	if (base->stagger_us < 0 && !base->check) {
+		prefix_sweep(&w, jobs);
+		jobs = 0;	/* no pool */
+	}
 	if (jobs > max_n * w.runs_per_n)
 		jobs = max_n * w.runs_per_n;
 	if (jobs > 1)
@@ -146,7 +231,7 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 			break;
 		started++;
 	}
-	if (!started)
+	if (!started && jobs)
 		worker(&w);	/* one job, or no thread could be started */
 	for (i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);

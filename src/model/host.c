@@ -154,6 +154,8 @@ void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
 {
 	struct lru_queue *q = &h->lru[l];
 
+	if (!host_lru_kept(h, l))
+		return;
 	if (q->tail == q->cap) {
 		/* compact: keep only entries still current, then grow if needed */
 		size_t i, n = 0;
@@ -163,7 +165,7 @@ void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
 			const uint32_t *cur = NULL;
 
 			if (l != LRU_TMPFS)
-				cur = &h->caches[e->owner]->lru_gen[e->page];
+				cur = pc_lru_genp(h->caches[e->owner], e->page);
 			else
 				cur = owner_lru_gen(h, e->owner, e->page);
 			if (cur && *cur == e->gen)
@@ -201,10 +203,10 @@ static struct lru_entry *lru_head(struct host *h, enum lru_list l)
 				return e;
 		} else {
 			struct pagecache *pc = h->caches[e->owner];
-			bool mapped = pc->mapcount[e->page] != 0;
+			bool mapped = pc_mapcount(pc, e->page) != 0;
 
-			if (pc->lru_gen[e->page] == e->gen &&
-			    (pc->flags[e->page] & PC_RESIDENT) &&
+			if (*pc_lru_genp(pc, e->page) == e->gen &&
+			    (pc_flags(pc, e->page) & PC_RESIDENT) &&
 			    mapped == (l == LRU_MAPPED))
 				return e;
 		}

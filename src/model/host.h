@@ -124,6 +124,16 @@ void host_balance(struct host *h);
 void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
 		  uint32_t page, uint32_t *gen_slot);
 
+/*
+ * Whether list @l is kept: reclaim never runs on unlimited memory, and
+ * never swaps without swap.  Callers skip host_lru_add (and finding the
+ * stamp) where it is not.
+ */
+static inline bool host_lru_kept(const struct host *h, enum lru_list l)
+{
+	return h->mem_pages && (l != LRU_TMPFS || h->swap_pages);
+}
+
 /* Swap slots: 0 when the device is full. */
 uint64_t host_swap_alloc(struct host *h);
 void host_swap_free(struct host *h, uint64_t slot);

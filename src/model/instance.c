@@ -14,24 +14,34 @@
 #define PG_SHIFT 12
 #define PG_SIZE 4096u
 
+/* The mappings of page @p --check has counted. */
+static uint32_t shadow_get(const struct instance *in, uint64_t p)
+{
+	const uint32_t *v = chunked_peek(&in->shadow, p, sizeof(*v));
+
+	return v ? *v : 0;
+}
+
+static uint32_t *shadow_at(struct instance *in, uint64_t p)
+{
+	return chunked_at(&in->shadow, p, sizeof(uint32_t));
+}
+
 /* --- the memory file's view of the page cache (src/kernel calls these) -- */
 
 /* UML maps its memory file shared: a present pte maps the file's page. */
 static enum shmem_pte pops_pte(void *priv, unsigned long idx)
 {
-	struct instance *in = priv;
-	const struct ppage *pg = &in->pages[idx];
+	struct ppage pg = inst_page_get(priv, idx);
 
-	return pg->tmpfs == TMPFS_RESIDENT && !pg->file ? SHMEM_PTE_CACHE :
-							 SHMEM_PTE_NONE;
+	return pg.tmpfs == TMPFS_RESIDENT && !pg.file ? SHMEM_PTE_CACHE :
+						       SHMEM_PTE_NONE;
 }
 
 /* UML's memory file has no page locks to wait for: only residency matters */
 static bool pops_lock_page(void *priv, unsigned long idx)
 {
-	struct instance *in = priv;
-
-	return in->pages[idx].tmpfs == TMPFS_RESIDENT;
+	return inst_page_get(priv, idx).tmpfs == TMPFS_RESIDENT;
 }
 
 static void pops_unlock_page(void *priv, unsigned long idx)
@@ -46,12 +56,13 @@ static bool pops_page_locked(void *priv, unsigned long idx)
 static bool pops_remove_page(void *priv, unsigned long idx)
 {
 	struct instance *in = priv;
-	struct ppage *pg = &in->pages[idx];
+	struct ppage *pg;
 
-	if (pg->tmpfs != TMPFS_RESIDENT)
+	if (inst_page_get(in, idx).tmpfs != TMPFS_RESIDENT)
 		return false;
+	pg = inst_page(in, idx);
 	/* map-count reclaim must only free pages nobody maps any more */
-	if (in->check && in->has_maps && in->shadow[idx])
+	if (in->check && in->has_maps && shadow_get(in, idx))
 		in->find.freed_while_mapped++;
 	pg->tmpfs = TMPFS_NONE;
 	pg->lru_gen = 0;
@@ -76,8 +87,10 @@ static void sync_swapped(struct instance *in, uint64_t p, uint64_t nr)
 {
 	uint64_t i;
 
-	for (i = p; i < p + nr && i < in->npages; i++) {
-		struct ppage *pg = &in->pages[i];
+	/* a page in a chunk never written is not swapped */
+	for (i = chunked_next(&in->pages, p); i < p + nr && i < in->npages;
+	     i = chunked_next(&in->pages, i + 1)) {
+		struct ppage *pg = inst_page(in, i);
 
 		if (pg->tmpfs == TMPFS_SWAPPED &&
 		    !shmem_swap_lookup(&in->ai.shm, i).val) {
@@ -112,15 +125,15 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	in->check = check;
 	in->has_maps = s->map_counts;
 	in->phys_base = UINT64_MAX;
+	span_tree_init(&in->map_index);
 	if (hdr->page_size != PG_SIZE) {
 		snprintf(err, errlen, "page size %u is not modelled (only 4096)",
 			 (unsigned)hdr->page_size);
 		return -1;
 	}
 	in->npages = hdr->memory / PG_SIZE;
-	in->pages = calloc(in->npages ? in->npages : 1, sizeof(*in->pages));
-	in->shadow = check ? calloc(in->npages ? in->npages : 1, sizeof(*in->shadow)) : NULL;
-	if (!in->pages || (check && !in->shadow)) {
+	if (chunked_init(&in->pages, in->npages, sizeof(struct ppage)) ||
+	    chunked_init(&in->shadow, check ? in->npages : 0, sizeof(uint32_t))) {
 		snprintf(err, errlen, "out of memory for %llu pages",
 			 (unsigned long long)in->npages);
 		return -1;
@@ -143,9 +156,10 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 			/* the COW layer is the instance's own file */
 			snprintf(ident, sizeof(ident), "%s#%u", td->backing, id);
 			dv->cow = host_cache(h, ident, np);
-			dv->cow_written = calloc(np ? np : 1, 1);
+			if (chunked_init(&dv->cow_written, np, 1))
+				dv->cow = NULL;
 		}
-		if (!dv->cache || (td->cow[0] && (!dv->cow || !dv->cow_written))) {
+		if (!dv->cache || (td->cow[0] && !dv->cow)) {
 			snprintf(err, errlen,
 				 "device %s: backing '%s' is shared with a smaller device, or out of memory",
 				 td->name, base);
@@ -171,26 +185,29 @@ void instance_teardown(struct instance *in)
 	for (i = 0; i < in->nr_maps; i++)
 		unmap_range(in, in->maps[i].addr, in->maps[i].off, in->maps[i].len);
 	in->nr_maps = 0;
-	for (p = 0; p < in->npages; p++)
-		if (in->pages[p].file)
+	for (p = chunked_next(&in->pages, 0); p < in->npages;
+	     p = chunked_next(&in->pages, p + 1))
+		if (inst_page_get(in, p).file)
 			inst_unmap_file(in, p);
 	if (in->has_maps)
 		anon_truncate(&in->ai, 0);
 	else
 		shmem_truncate(&in->ai.shm, 0);
 	sync_swapped(in, 0, in->npages);
-	for (p = 0; p < in->npages; p++)
-		if (in->pages[p].tmpfs == TMPFS_RESIDENT)
+	for (p = chunked_next(&in->pages, 0); p < in->npages;
+	     p = chunked_next(&in->pages, p + 1))
+		if (inst_page_get(in, p).tmpfs == TMPFS_RESIDENT)
 			pops_remove_page(in, p);
 	in->find.pages_leaked += in->resident + in->swapped;
 	in->find.tables_leaked += in->ai.shm.swap.nr_pages + in->ai.maps.nr_pages;
 	host_release(h, CAT_OVERHEAD, h->overhead_pages);
 	host_sync_tables(h);
-	free(in->pages);
-	free(in->shadow);
+	chunked_destroy(&in->pages);
+	chunked_destroy(&in->shadow);
 	free(in->maps);
+	span_tree_destroy(&in->map_index);
 	for (i = 0; i < in->hdr->nr_devices; i++)
-		free(in->dev[i].cow_written);
+		chunked_destroy(&in->dev[i].cow_written);
 	h->owners[in->id].priv = NULL;
 }
 
@@ -199,7 +216,7 @@ void instance_teardown(struct instance *in)
 void inst_tmpfs_fault(struct instance *in, uint64_t p)
 {
 	struct host *h = in->host;
-	struct ppage *pg = &in->pages[p];
+	struct ppage *pg = inst_page(in, p);
 
 	if (pg->tmpfs == TMPFS_SWAPPED) {
 		swp_entry_t e = shmem_swap_in(&in->ai.shm, p);
@@ -214,9 +231,10 @@ void inst_tmpfs_fault(struct instance *in, uint64_t p)
 	if (pg->tmpfs != TMPFS_RESIDENT) {
 		pg->tmpfs = TMPFS_RESIDENT;
 		in->resident++;
-		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
+		if (host_lru_kept(h, LRU_TMPFS))
+			host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
 		host_charge(h, CAT_TMPFS, 1);
-	} else {
+	} else if (host_lru_kept(h, LRU_TMPFS)) {
 		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
 	}
 }
@@ -224,11 +242,12 @@ void inst_tmpfs_fault(struct instance *in, uint64_t p)
 static bool instance_swap_out(struct instance *in, uint64_t p)
 {
 	struct host *h = in->host;
-	struct ppage *pg = &in->pages[p];
+	struct ppage *pg;
 	uint64_t slot;
 
-	if (pg->tmpfs != TMPFS_RESIDENT)
+	if (inst_page_get(in, p).tmpfs != TMPFS_RESIDENT)
 		return false;
+	pg = inst_page(in, p);
 	slot = host_swap_alloc(h);
 	if (!slot)
 		return false;
@@ -253,9 +272,12 @@ static bool instance_swap_out(struct instance *in, uint64_t p)
 static uint32_t *tops_lru_gen(void *owner, uint32_t page)
 {
 	struct instance *in = owner;
-	struct ppage *pg = &in->pages[page];
+	struct ppage *pg;
 
-	return pg->tmpfs == TMPFS_RESIDENT ? &pg->lru_gen : NULL;
+	if (inst_page_get(in, page).tmpfs != TMPFS_RESIDENT)
+		return NULL;
+	pg = inst_page(in, page);
+	return &pg->lru_gen;
 }
 
 static bool tops_swap_out(void *owner, uint32_t page)
@@ -288,7 +310,7 @@ static void check_counts(struct instance *in, uint64_t pgoff, uint64_t nr)
 
 		if (c > (1UL << 31))
 			in->find.count_underflow++;
-		else if (c != in->shadow[i] && in->ai.variant == ANON_FIXED)
+		else if (c != shadow_get(in, i) && in->ai.variant == ANON_FIXED)
 			inst_fail(in, "map count differs from the mappings", i);
 	}
 }
@@ -300,7 +322,7 @@ static void mem_map(struct instance *in, uint64_t pgoff, uint64_t nr, bool dup)
 
 	if (in->check)
 		for (i = pgoff; i < pgoff + nr && i < in->npages; i++)
-			in->shadow[i]++;
+			(*shadow_at(in, i))++;
 	if (in->has_maps &&
 	    (dup ? anon_vma_dup(&in->ai, pgoff, nr) : anon_mmap(&in->ai, pgoff, nr)))
 		inst_fail(in, "mapping the memory file failed", pgoff);
@@ -324,10 +346,10 @@ void inst_mem_munmap(struct instance *in, uint64_t pgoff, uint64_t nr)
 
 	if (in->check)
 		for (i = pgoff; i < pgoff + nr && i < in->npages; i++) {
-			if (!in->shadow[i])
+			if (!shadow_get(in, i))
 				inst_fail(in, "munmap of a page not mapped", i);
 			else
-				in->shadow[i]--;
+				(*shadow_at(in, i))--;
 		}
 	if (in->has_maps) {
 		anon_munmap(&in->ai, pgoff, nr);
@@ -360,8 +382,14 @@ static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
 		return;
 	}
 	for (i = pgoff; i <= end; i++) {
-		if (i < end && !in->pages[i].file)
+		if (i < end && !inst_page_get(in, i).file) {
+			/* no file page in a chunk never written */
+			uint64_t next = chunked_next(&in->pages, i);
+
+			if (next > i)
+				i = (next < end ? next : end) - 1;
 			continue;
+		}
 		if (i > start)
 			inst_mem_munmap(in, start, i - start);
 		start = i + 1;
@@ -377,8 +405,9 @@ static void map_range(struct instance *in, uint64_t addr, uint64_t off,
 	if (in->phys_base == UINT64_MAX && !dup)
 		in->phys_base = addr - off;
 	if (is_phys_mapping(in, addr, off))
-		for (p = pgoff; p < pgoff + nr && p < in->npages; p++)
-			if (in->pages[p].file)
+		for (p = chunked_next(&in->pages, pgoff); p < pgoff + nr && p < in->npages;
+		     p = chunked_next(&in->pages, p + 1))
+			if (inst_page_get(in, p).file)
 				inst_unmap_file(in, p);
 	if (dup)
 		inst_mem_mapdup(in, pgoff, nr);
@@ -388,6 +417,8 @@ static void map_range(struct instance *in, uint64_t addr, uint64_t off,
 
 static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t off)
 {
+	uint32_t node = 0;
+
 	if (in->nr_maps == in->cap_maps) {
 		unsigned cap = in->cap_maps ? in->cap_maps * 2 : 8;
 		struct inst_mapping *v = realloc(in->maps, cap * sizeof(*v));
@@ -397,28 +428,52 @@ static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t 
 		in->maps = v;
 		in->cap_maps = cap;
 	}
-	in->maps[in->nr_maps++] = (struct inst_mapping){ addr, len, off };
+	/* a mapping that ends at 2^64 overlaps nothing, as below */
+	if (addr + len > addr)
+		node = span_tree_insert(&in->map_index, addr, addr + len, in->nr_maps);
+	in->maps[in->nr_maps++] = (struct inst_mapping){ addr, len, off, node };
 }
 
-/* munmap(addr, len): unmap the overlap with each recorded mapping. */
+/* Take the mapping in slot @i out; the last slot's moves into it. */
+static void maps_take(struct instance *in, unsigned i)
+{
+	struct inst_mapping *m = &in->maps[i];
+
+	if (m->node)
+		span_tree_remove(&in->map_index, m->addr);
+	*m = in->maps[--in->nr_maps];
+	if (m->node)
+		in->map_index.n[m->node].value = i;
+}
+
+/*
+ * munmap(addr, len): unmap the overlap with each recorded mapping.  The
+ * tree finds the mappings it overlaps; they are unmapped in the order of
+ * their slots as the slots change, the order a scan of the slots from the
+ * first meets them in.
+ */
 static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
 {
+	struct span_tree *t = &in->map_index;
 	uint64_t end = addr + len;
-	unsigned i = 0;
 
-	while (i < in->nr_maps) {
-		struct inst_mapping m = in->maps[i];
-		uint64_t mend = m.addr + m.len;
-		uint64_t lo = addr > m.addr ? addr : m.addr;
-		uint64_t hi = end < mend ? end : mend;
+	span_tree_overlaps(t, addr, end);
+	while (t->nr_hits) {
+		unsigned k, first = 0;
+		struct inst_mapping m;
+		uint64_t mend, lo, hi;
 
-		if (lo >= hi) {
-			i++;
-			continue;
-		}
+		for (k = 1; k < t->nr_hits; k++)
+			if (t->n[t->hits[k]].value < t->n[t->hits[first]].value)
+				first = k;
+		m = in->maps[t->n[t->hits[first]].value];
+		t->hits[first] = t->hits[--t->nr_hits];
+		mend = m.addr + m.len;
+		lo = addr > m.addr ? addr : m.addr;
+		hi = end < mend ? end : mend;
 		unmap_range(in, lo, m.off + (lo - m.addr), hi - lo);
 		/* keep what lies outside [lo, hi) */
-		in->maps[i] = in->maps[--in->nr_maps];
+		maps_take(in, t->n[m.node].value);
 		if (m.addr < lo)
 			maps_add(in, m.addr, lo - m.addr, m.off);
 		if (hi < mend)
@@ -433,7 +488,8 @@ struct pagecache *inst_dev_source(struct instance *in, unsigned dev,
 {
 	struct inst_device *dv = &in->dev[dev];
 
-	if (dv->cow && dv->cow_written[dpage]) {
+	if (dv->cow && chunked_peek(&dv->cow_written, dpage, 1) &&
+	    *(const uint8_t *)chunked_peek(&dv->cow_written, dpage, 1)) {
 		*ra = &dv->cow_ra;
 		return dv->cow;
 	}
@@ -483,9 +539,11 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 
 	/* the data comes from guest memory: it must be there to be written */
 	for (i = ev->page; i < ev->page + np && i < in->npages; i++) {
-		if (in->pages[i].file)
+		struct ppage pg = inst_page_get(in, i);
+
+		if (pg.file)
 			inst_file_access(in, i);
-		else if (in->pages[i].tmpfs == TMPFS_SWAPPED)
+		else if (pg.tmpfs == TMPFS_SWAPPED)
 			inst_tmpfs_fault(in, i);
 	}
 	in->calls.write++;
@@ -493,7 +551,7 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 		return;
 	if (dv->cow) {
 		for (i = first; i <= last; i++)
-			dv->cow_written[i] = 1;
+			*(uint8_t *)chunked_at(&dv->cow_written, i, 1) = 1;
 		pagecache_write(in->host, dv->cow, first, last - first + 1);
 	} else {
 		pagecache_write(in->host, dv->cache, first, last - first + 1);
@@ -505,34 +563,34 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 		   uint64_t ipage)
 {
-	struct ppage *pg = &in->pages[p];
+	struct ppage *pg = inst_page(in, p);
 
 	if (pg->file)
 		inst_unmap_file(in, p);
 	pg->file = 1;
 	pg->cache = (uint16_t)pc->id;
 	pg->ipage = (uint32_t)ipage;
-	if (pc->mapcount[ipage]++ == 0 && (pc->flags[ipage] & PC_RESIDENT))
+	if ((*pc_mapcountp(pc, ipage))++ == 0 && (pc_flags(pc, ipage) & PC_RESIDENT))
 		pagecache_touch(in->host, pc, ipage);	/* now on the mapped list */
 }
 
 void inst_unmap_file(struct instance *in, uint64_t p)
 {
-	struct ppage *pg = &in->pages[p];
+	struct ppage *pg = inst_page(in, p);
 	struct pagecache *pc = in->host->caches[pg->cache];
 
 	pg->file = 0;
-	if (--pc->mapcount[pg->ipage] == 0 && (pc->flags[pg->ipage] & PC_RESIDENT))
+	if (--*pc_mapcountp(pc, pg->ipage) == 0 && (pc_flags(pc, pg->ipage) & PC_RESIDENT))
 		pagecache_touch(in->host, pc, pg->ipage);	/* back on the cache list */
 }
 
 void inst_file_access(struct instance *in, uint64_t p)
 {
-	struct ppage *pg = &in->pages[p];
+	struct ppage pg0 = inst_page_get(in, p), *pg = &pg0;
 	struct pagecache *pc = in->host->caches[pg->cache];
 	struct ra_state none;
 
-	if (pc->flags[pg->ipage] & PC_RESIDENT)
+	if (pc_flags(pc, pg->ipage) & PC_RESIDENT)
 		return;
 	ra_state_init(&none, 0);	/* a fault on a mapped page: no readahead */
 	pagecache_read(in->host, pc, &none, (uint64_t)pg->ipage << PG_SHIFT, PG_SIZE,

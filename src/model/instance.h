@@ -12,7 +12,9 @@
 #include <stdint.h>
 
 #include "kernel/anon.h"
+#include "model/chunked.h"
 #include "model/host.h"
+#include "model/span_tree.h"
 #include "trace/trace.h"
 
 struct strategy;
@@ -35,13 +37,14 @@ struct ppage {
 struct inst_device {
 	struct pagecache *cache;	/* where reads of unwritten blocks go */
 	struct pagecache *cow;		/* the instance's own COW layer, or NULL */
-	uint8_t *cow_written;		/* per device page: block lives in the COW layer */
+	struct chunked cow_written;	/* uint8_t per device page: block lives in the COW layer */
 	struct ra_state ra, cow_ra;
 };
 
 /* UML's own mappings of its memory file, from the trace's mmap events. */
 struct inst_mapping {
 	uint64_t addr, len, off;
+	uint32_t node;			/* in the instance's span tree; 0: none */
 };
 
 struct host_calls {
@@ -67,16 +70,17 @@ struct instance {
 	const struct strategy *strat;
 	const struct trace_header *hdr;
 	uint64_t npages;			/* physical memory in pages */
-	struct ppage *pages;
+	struct chunked pages;			/* struct ppage per page: inst_page() */
 	struct anon_inode ai;			/* ai.shm is the tmpfs inode */
 	bool has_maps;				/* /dev/anon map counts in use */
 	struct inst_device dev[TRACE_MAX_DEVICES];
-	struct inst_mapping *maps;
+	struct inst_mapping *maps;		/* in the order munmap meets them */
 	unsigned nr_maps, cap_maps;
+	struct span_tree map_index;		/* the same mappings by address */
 	/* host address of physical page 0 (address - file offset of UML's
 	 * first mapping of its memory file); UINT64_MAX until it maps it */
 	uint64_t phys_base;
-	uint32_t *shadow;			/* --check: true mappings of each page */
+	struct chunked shadow;			/* uint32_t per page, --check: its true mappings */
 	bool check;
 	struct host_calls calls;
 	struct findings find;
@@ -100,6 +104,20 @@ void instance_event(struct instance *in, const struct trace_event *ev);
 
 /* Release everything; leaks are recorded in in->find. */
 void instance_teardown(struct instance *in);
+
+/* Physical page @p, to change. */
+static inline struct ppage *inst_page(struct instance *in, uint64_t p)
+{
+	return chunked_at(&in->pages, p, sizeof(struct ppage));
+}
+
+/* Physical page @p, to look at (all zero: untouched). */
+static inline struct ppage inst_page_get(const struct instance *in, uint64_t p)
+{
+	const struct ppage *pg = chunked_peek(&in->pages, p, sizeof(struct ppage));
+
+	return pg ? *pg : (struct ppage){ 0 };
+}
 
 /* --- helpers for the strategies ------------------------------------------- */
 

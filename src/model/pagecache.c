@@ -33,17 +33,16 @@ int pagecache_init(struct pagecache *pc, unsigned id, const char *ident,
 	pc->id = id;
 	strncpy(pc->ident, ident, sizeof(pc->ident) - 1);
 	pc->npages = npages;
-	pc->flags = calloc(npages ? npages : 1, 1);
-	pc->mapcount = calloc(npages ? npages : 1, sizeof(*pc->mapcount));
-	pc->lru_gen = calloc(npages ? npages : 1, sizeof(*pc->lru_gen));
-	return pc->flags && pc->mapcount && pc->lru_gen ? 0 : -1;
+	return chunked_init(&pc->flags, npages, 1) ||
+	       chunked_init(&pc->mapcount, npages, sizeof(uint32_t)) ||
+	       chunked_init(&pc->lru_gen, npages, sizeof(uint32_t)) ? -1 : 0;
 }
 
 void pagecache_destroy(struct pagecache *pc)
 {
-	free(pc->flags);
-	free(pc->mapcount);
-	free(pc->lru_gen);
+	chunked_destroy(&pc->flags);
+	chunked_destroy(&pc->mapcount);
+	chunked_destroy(&pc->lru_gen);
 }
 
 static uint64_t roundup_pow2(uint64_t n)
@@ -88,12 +87,12 @@ static uint64_t next_ra_size(uint64_t cur, uint64_t max)
 
 static inline bool resident(const struct pagecache *pc, uint64_t i)
 {
-	return pc->flags[i] & PC_RESIDENT;
+	return pc_flags(pc, i) & PC_RESIDENT;
 }
 
 static inline unsigned folio_order(const struct pagecache *pc, uint64_t i)
 {
-	return pc->flags[i] >> PC_ORDER_SHIFT;
+	return pc_flags(pc, i) >> PC_ORDER_SHIFT;
 }
 
 static inline uint64_t folio_head(const struct pagecache *pc, uint64_t i)
@@ -143,15 +142,17 @@ static uint64_t xa_miss(const struct pagecache *pc, uint64_t index, int dir,
 
 void pagecache_touch(struct host *h, struct pagecache *pc, uint64_t i)
 {
-	host_lru_add(h, pc->mapcount[i] ? LRU_MAPPED : LRU_CACHE, pc->id,
-		     (uint32_t)i, &pc->lru_gen[i]);
+	enum lru_list l = pc_mapcount(pc, i) ? LRU_MAPPED : LRU_CACHE;
+
+	if (host_lru_kept(h, l))
+		host_lru_add(h, l, pc->id, (uint32_t)i, pc_lru_genp(pc, i));
 }
 
 /* Page @i enters the cache as part of a folio of @order. */
 static void cache_insert(struct host *h, struct pagecache *pc, uint64_t i,
 			 unsigned order)
 {
-	pc->flags[i] = (uint8_t)(PC_RESIDENT | (order << PC_ORDER_SHIFT));
+	*pc_flagsp(pc, i) = (uint8_t)(PC_RESIDENT | (order << PC_ORDER_SHIFT));
 	pc->resident++;
 	pagecache_touch(h, pc, i);
 	host_charge(h, CAT_CACHE, 1);
@@ -165,7 +166,7 @@ static void add_folio(struct host *h, struct pagecache *pc, uint64_t index,
 	uint64_t i, n = 1ULL << order;
 
 	for (i = index; i < index + n; i++) {
-		if (pc->flags[i] & PC_EVICTED)
+		if (pc_flags(pc, i) & PC_EVICTED)
 			st->refaults++;
 		else if (i >= req_lo && i < req_hi)
 			st->demand++;
@@ -174,7 +175,7 @@ static void add_folio(struct host *h, struct pagecache *pc, uint64_t index,
 		cache_insert(h, pc, i, order);
 	}
 	if (mark)
-		pc->flags[index] |= PC_RA_MARK;
+		*pc_flagsp(pc, index) |= PC_RA_MARK;
 }
 
 /* Is any page of [index, index + n) cached (the folio would not fit)? */
@@ -289,7 +290,7 @@ static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
 	uint64_t max = ra->ra_pages, folio = 1ULL << folio_order(pc, index);
 	uint64_t expected, start, align, end, aligned_end;
 
-	pc->flags[index] &= (uint8_t)~PC_RA_MARK;
+	*pc_flagsp(pc, index) &= (uint8_t)~PC_RA_MARK;
 	if (!max)
 		return;
 	expected = (ra->start + ra->size - ra->async_size) & ~(folio - 1);
@@ -331,7 +332,7 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 				add_folio(h, pc, i, 0, false, i, i + 1, st);
 		}
 		head = folio_head(pc, i);
-		if (pc->flags[head] & PC_RA_MARK)
+		if (pc_flags(pc, head) & PC_RA_MARK)
 			async_ra(h, pc, ra, head, last - head, st);
 		pagecache_touch(h, pc, i);	/* accessed: to the young end */
 	}
@@ -345,7 +346,7 @@ void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
 	uint64_t i;
 
 	for (i = index; i < index + nr && i < pc->npages; i++) {
-		if (pc->flags[i] & PC_RESIDENT)
+		if (pc_flags(pc, i) & PC_RESIDENT)
 			pagecache_touch(h, pc, i);
 		else
 			cache_insert(h, pc, i, 0);
@@ -354,10 +355,10 @@ void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
 
 void pagecache_evict(struct host *h, struct pagecache *pc, uint64_t index)
 {
-	pc->flags[index] = PC_EVICTED;
+	*pc_flagsp(pc, index) = PC_EVICTED;
 	pc->resident--;
-	pc->lru_gen[index] = 0;
-	if (pc->mapcount[index])
+	*pc_lru_genp(pc, index) = 0;
+	if (pc_mapcount(pc, index))
 		h->evicted_mapped++;
 	else
 		h->evicted_cache++;

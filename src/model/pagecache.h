@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "model/chunked.h"
+
 struct host;
 
 /*
@@ -27,11 +29,41 @@ struct pagecache {
 	unsigned id;			/* index in the host's table */
 	char ident[256];		/* backing identity from the trace header */
 	uint64_t npages;		/* file size in pages */
-	uint8_t *flags;			/* PC_* per page */
-	uint32_t *mapcount;		/* instance pages mapping it (ubd-mmap) */
-	uint32_t *lru_gen;		/* see host.h: LRU position stamp */
+	/* per page, allocated by the chunk (chunked.h); read through pc_*() */
+	struct chunked flags;		/* uint8_t: PC_* */
+	struct chunked mapcount;	/* uint32_t: instance pages mapping it (ubd-mmap) */
+	struct chunked lru_gen;		/* uint32_t: see host.h: LRU position stamp */
 	uint64_t resident;		/* pages with PC_RESIDENT */
 };
+
+static inline uint8_t pc_flags(const struct pagecache *pc, uint64_t i)
+{
+	const uint8_t *v = chunked_peek(&pc->flags, i, 1);
+
+	return v ? *v : 0;
+}
+
+static inline uint8_t *pc_flagsp(struct pagecache *pc, uint64_t i)
+{
+	return chunked_at(&pc->flags, i, 1);
+}
+
+static inline uint32_t pc_mapcount(const struct pagecache *pc, uint64_t i)
+{
+	const uint32_t *v = chunked_peek(&pc->mapcount, i, sizeof(*v));
+
+	return v ? *v : 0;
+}
+
+static inline uint32_t *pc_mapcountp(struct pagecache *pc, uint64_t i)
+{
+	return chunked_at(&pc->mapcount, i, sizeof(uint32_t));
+}
+
+static inline uint32_t *pc_lru_genp(struct pagecache *pc, uint64_t i)
+{
+	return chunked_at(&pc->lru_gen, i, sizeof(uint32_t));
+}
 
 /* Readahead state of one open file (struct file_ra_state). */
 struct ra_state {

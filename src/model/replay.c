@@ -14,14 +14,83 @@
 
 #define RECOUNT_EVERY 1024	/* default events between full recounts under --check */
 
+/*
+ * One instance and its trace.  The reader is open only while the instance
+ * runs (and, for the first instance of each trace, from the start, where
+ * the header is read): a sequential replay of N instances holds one.
+ */
 struct cursor {
 	struct trace_reader *r;
 	const char *path;
+	const struct trace_header *hdr;	/* outlives the reader */
 	const struct trace_event *ev;
 	bool have, done, started;
 	uint64_t start_us;		/* trace time 0 of this instance on the host clock */
 	struct instance in;
 };
+
+/*
+ * The cursors with an event due, in a binary heap by host time and then by
+ * index: the order a scan of every cursor for the earliest event (the
+ * first of equals) gives.  A staggered instance not yet opened waits in it
+ * under its start time, which no event of its trace can precede.
+ */
+struct merge {
+	unsigned *v, n;
+};
+
+static uint64_t due(const struct cursor *c)
+{
+	return c->start_us + (c->have ? c->ev->time_us : 0);
+}
+
+static bool before(const struct cursor *c, unsigned a, unsigned b)
+{
+	uint64_t ta = due(&c[a]), tb = due(&c[b]);
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void merge_down(struct merge *m, const struct cursor *c, unsigned at)
+{
+	unsigned x = m->v[at];
+
+	for (;;) {
+		unsigned l = 2 * at + 1, k = l;
+
+		if (l >= m->n)
+			break;
+		if (l + 1 < m->n && before(c, m->v[l + 1], m->v[l]))
+			k = l + 1;
+		if (!before(c, m->v[k], x))
+			break;
+		m->v[at] = m->v[k];
+		at = k;
+	}
+	m->v[at] = x;
+}
+
+static void merge_push(struct merge *m, const struct cursor *c, unsigned i)
+{
+	unsigned at = m->n++;
+
+	while (at && before(c, i, m->v[(at - 1) / 2])) {
+		m->v[at] = m->v[(at - 1) / 2];
+		at = (at - 1) / 2;
+	}
+	m->v[at] = i;
+}
+
+/* The top cursor's due time changed (it only grows): put it in place, or out. */
+static void merge_update_top(struct merge *m, const struct cursor *c, bool keep)
+{
+	if (keep && m->n == 1)
+		return;		/* one instance running: nothing to reorder */
+	if (!keep)
+		m->v[0] = m->v[--m->n];
+	if (m->n)
+		merge_down(m, c, 0);
+}
 
 /* Recount every category from the pages themselves. */
 static void audit(struct host *h, struct cursor *c, unsigned n)
@@ -35,9 +104,12 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 
 		if (!c[i].started)
 			continue;
-		for (p = 0; p < in->npages; p++) {
-			res += in->pages[p].tmpfs == TMPFS_RESIDENT;
-			sw += in->pages[p].tmpfs == TMPFS_SWAPPED;
+		for (p = chunked_next(&in->pages, 0); p < in->npages;
+		     p = chunked_next(&in->pages, p + 1)) {
+			struct ppage pg = inst_page_get(in, p);
+
+			res += pg.tmpfs == TMPFS_RESIDENT;
+			sw += pg.tmpfs == TMPFS_SWAPPED;
 		}
 		if (res != in->resident || sw != in->swapped)
 			inst_fail(in, "tmpfs page counts disagree with page states", 0);
@@ -48,8 +120,9 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 		struct pagecache *pc = h->caches[i];
 		uint64_t p, res = 0;
 
-		for (p = 0; p < pc->npages; p++)
-			res += (pc->flags[p] & PC_RESIDENT) != 0;
+		for (p = chunked_next(&pc->flags, 0); p < pc->npages;
+		     p = chunked_next(&pc->flags, p + 1))
+			res += (pc_flags(pc, p) & PC_RESIDENT) != 0;
 		if (res != pc->resident && n)
 			inst_fail(&c[0].in, "page cache count disagrees with its pages", 0);
 		cache += res;
@@ -71,38 +144,25 @@ static void series_line(FILE *f, const char *label, const struct host *h)
 	fprintf(f, ",%.3f,%.3f\n", pages_mib(host_total(h)), pages_mib(h->swap_used));
 }
 
+/* The next event of @c's trace; at its end the reader is closed. */
 static int fetch(struct cursor *c, char *err, size_t errlen)
 {
-	int rc = trace_next(c->r, &c->ev);
+	int rc;
 
+	if (!c->r && !(c->r = trace_open(c->path, err, errlen)))
+		return -1;
+	rc = trace_next(c->r, &c->ev);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", trace_error(c->r));
 		return -1;
 	}
 	c->have = rc > 0;
 	c->done = rc == 0;
-	return 0;
-}
-
-/* The cursor whose next event comes first on the host clock, or -1. */
-static int next_cursor(struct cursor *c, unsigned n)
-{
-	int best = -1;
-	uint64_t bt = 0;
-	unsigned i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t t;
-
-		if (!c[i].have)
-			continue;
-		t = c[i].start_us + c[i].ev->time_us;
-		if (best < 0 || t < bt) {
-			best = (int)i;
-			bt = t;
-		}
+	if (c->done) {
+		trace_close(c->r);
+		c->r = NULL;
 	}
-	return best;
+	return 0;
 }
 
 static void collect(struct replay_result *res, const struct host *h,
@@ -185,12 +245,39 @@ static void attribute(struct replay_result *res)
 	}
 }
 
+/*
+ * In sequential mode a replay of N copies is a prefix of a replay of more:
+ * what one of N would report, now that the N-th instance has ended.
+ * Teardown is left out (the instances run on), and with it the leaks it
+ * finds; --check's attribution, which needs them, is not made.
+ */
+static bool prefix_done(const struct replay_opts *o, const struct replay_result *res,
+			const struct host *h, struct cursor *c, unsigned started,
+			uint64_t nev)
+{
+	struct replay_result snap = *res;
+	unsigned i;
+
+	snap.instances = started;
+	snap.events = nev;
+	collect(&snap, h, c, started);
+	for (i = 0; i < started; i++)
+		if (c[i].started)
+			add_findings(&snap, &c[i].in);
+	snap.find.bad_frees = h->kctx.bad_frees;
+	snap.find.unlocked_walks = h->kctx.unlocked_walks;
+	snap.find.kernel_warnings = h->kctx.warnings;
+	return o->prefix(o->prefix_arg, &snap);
+}
+
 int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	       enum anon_variant variant, const struct replay_opts *o,
 	       struct replay_result *res, char *err, size_t errlen)
 {
-	unsigned n = npaths * (o->copies ? o->copies : 1), i;
+	unsigned n = npaths * (o->copies ? o->copies : 1), i, nstarted = 0;
 	struct cursor *c = calloc(n, sizeof(*c));
+	struct trace_header *hdrs = calloc(npaths, sizeof(*hdrs));
+	struct merge q = { calloc(n, sizeof(*q.v)), 0 };
 	struct host h;
 	uint64_t next_series = 0, prev_end = 0, nev = 0;
 	int rc = EXIT_DATA;
@@ -202,9 +289,12 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	res->measured_tmpfs = res->measured_cache = -1;
 	snprintf(res->label, sizeof(res->label), "%s%s", s->name,
 		 s->has_variants ? (variant == ANON_POSTED ? "/posted" : "/fixed") : "");
-	if (!c || host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy,
-			     o->geom ? o->geom : &shmem_geom_x86_64)) {
+	if (!c || !hdrs || !q.v ||
+	    host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy,
+		      o->geom ? o->geom : &shmem_geom_x86_64)) {
 		free(c);
+		free(hdrs);
+		free(q.v);
 		snprintf(err, errlen, "out of memory");
 		return EXIT_DATA;
 	}
@@ -212,44 +302,67 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	h.owners = calloc(n, sizeof(*h.owners));
 	h.nr_owners = n;
 
+	/* each trace's header, read up front: a missing file or a bad header
+	 * is found before anything runs */
 	for (i = 0; i < n; i++) {
 		c[i].path = paths[i % npaths];
-		c[i].r = trace_open(c[i].path, err, errlen);
-		if (!c[i].r)
-			goto out;
+		c[i].hdr = &hdrs[i % npaths];
 		if (o->stagger_us >= 0)
 			c[i].start_us = (uint64_t)o->stagger_us * i;
 	}
+	for (i = 0; i < npaths && i < n; i++) {
+		c[i].r = trace_open(c[i].path, err, errlen);
+		if (!c[i].r)
+			goto out;
+		hdrs[i] = *trace_header(c[i].r);
+	}
 	/* instances start when their first event comes due (or, one after
-	 * another, when the previous one's trace has ended) */
-	for (i = 0; i < n; i++)
-		if (o->stagger_us >= 0 || i == 0)
-			if (fetch(&c[i], err, errlen))
+	 * another, when the previous one's trace has ended); a trace's first
+	 * instance reads its first event now, the others when they open */
+	if (o->stagger_us >= 0) {
+		for (i = 0; i < n; i++) {
+			if (i < npaths && fetch(&c[i], err, errlen))
 				goto out;
+			if (i >= npaths || c[i].have)
+				merge_push(&q, c, i);
+		}
+		nstarted = n;
+	}
 
 	for (;;) {
-		int k = next_cursor(c, n);
+		unsigned k;
 		struct cursor *cur;
 
-		if (k < 0) {
+		if (!q.n) {
 			/* sequential mode: start the next instance after the last */
-			for (i = 0; i < n && (c[i].have || c[i].done); i++)
-				;
-			if (i == n)
+			if (nstarted == n)
 				break;
+			i = nstarted++;
 			c[i].start_us = prev_end;
 			if (fetch(&c[i], err, errlen))
 				goto out;
+			if (c[i].have)
+				merge_push(&q, c, i);
+			else if (o->prefix && !prefix_done(o, res, &h, c, nstarted, nev))
+				break;
 			continue;
 		}
+		k = q.v[0];
 		cur = &c[k];
+		if (!cur->have) {
+			/* a staggered instance whose start has come: open its trace */
+			if (fetch(cur, err, errlen))
+				goto out;
+			merge_update_top(&q, c, cur->have);
+			continue;
+		}
 		h.now_us = cur->start_us + cur->ev->time_us;
 		if (!cur->started) {
-			const struct trace_header *hdr = trace_header(cur->r);
+			const struct trace_header *hdr = cur->hdr;
 
 			h.ra_pages = (uint64_t)(o->readahead_kb >= 0 ? o->readahead_kb :
 				     hdr->readahead_kb >= 0 ? hdr->readahead_kb : 0) / 4;
-			if (instance_init(&cur->in, (unsigned)k, &h, s, variant, hdr,
+			if (instance_init(&cur->in, k, &h, s, variant, hdr,
 					  o->share, o->check, err, errlen)) {
 				char m[256];
 
@@ -285,8 +398,13 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				res->label, nev, h.now_us / 1e6);
 		if (fetch(cur, err, errlen))
 			goto out;
-		if (cur->done)
+		merge_update_top(&q, c, cur->have);
+		if (cur->done) {
 			prev_end = h.now_us;
+			if (o->prefix && o->stagger_us < 0 &&
+			    !prefix_done(o, res, &h, c, nstarted, nev))
+				break;
+		}
 	}
 	if (o->progress)
 		fputs("\r\033[K", stderr);
@@ -317,6 +435,8 @@ out:
 			trace_close(c[i].r);
 	}
 	free(c);
+	free(hdrs);
+	free(q.v);
 	free(h.owners);
 	h.owners = NULL;
 	host_destroy(&h);

@@ -28,6 +28,8 @@
 #include "model/instance.h"
 #include "strategy/strategy.h"
 
+struct replay_result;
+
 struct replay_opts {
 	uint64_t host_mem;		/* bytes; 0: unlimited */
 	uint64_t swap;			/* bytes of swap device */
@@ -51,6 +53,14 @@ struct replay_opts {
 	int (*observe)(void *arg, unsigned k, const struct trace_event *ev,
 		       const struct host *h, char *err, size_t errlen);
 	void *observe_arg;
+	/*
+	 * Sequential mode (stagger_us < 0) only, or NULL: called as each
+	 * instance's trace ends, with what a replay of that many copies
+	 * reports (the findings of its teardown aside); false ends the
+	 * replay there.
+	 */
+	bool (*prefix)(void *arg, const struct replay_result *res);
+	void *prefix_arg;
 };
 
 struct replay_result {

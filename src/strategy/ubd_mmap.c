@@ -32,7 +32,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 	inst_dev_read(in, ev, false);
 	/* the memory file under pages not yet file-mapped goes, run by run */
 	for (i = 0; i <= np; i++) {
-		if (i < np && !in->pages[ev->page + i].file) {
+		if (i < np && !inst_page_get(in, ev->page + i).file) {
 			run++;
 			continue;
 		}
@@ -43,8 +43,9 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 	/* a swapped page nobody maps any more should have lost its entry */
 	for (i = 0; i < np; i++) {
 		uint64_t p = ev->page + i;
+		struct ppage pg = inst_page_get(in, p);
 
-		if (!in->pages[p].file && in->pages[p].tmpfs == TMPFS_SWAPPED &&
+		if (!pg.file && pg.tmpfs == TMPFS_SWAPPED &&
 		    (!in->has_maps || !anon_map_count(&in->ai, p)))
 			in->find.swap_stranded++;
 	}
@@ -59,7 +60,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 
 void ubd_mmap_restore(struct instance *in, uint64_t p)
 {
-	if (!in->pages[p].file)
+	if (!inst_page_get(in, p).file)
 		return;
 	inst_unmap_file(in, p);
 	in->calls.mmap++;

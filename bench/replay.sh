@@ -1,0 +1,124 @@
+#!/bin/sh
+# Replay speed and size, each figure beside its target, measured side by
+# side in one run:
+#   events/s of one instance per strategy, on the build trace's events
+#     repeated to about EVENTS (default 5500000) in the binary encoding
+#     (targets: read-copy >= 30 M/s, devanon >= 15 M/s);
+#   replay of the same trace gzip-compressed against "gzip -dc" of it,
+#     per strategy (target <= 1.2);
+#   ms per instance of debian-boot-64M (read-copy) at N = INSTANCES
+#     (default "10 100 1000"): the largest N against the smallest
+#     (target <= 1.3);
+#   simulator memory per simulated guest page: the growth of the largest
+#     resident set from the smallest N to the largest, over the guest pages
+#     added (read-copy, unlimited memory: no kernel tables; target <= 16);
+#   a density sweep against one replay of as many instances as the sweep
+#     reached (target <= 1.2).
+# Times are the best of ROUNDS rounds (default 3) of best_time's best of 3
+# runs; the rounds take turns between the commands, so that a slow spell of
+# a shared machine weighs on all of them alike.  CHECK=1 ("make
+# bench-check"): exit 1 when a target is missed.
+# Build without --enable-sanitizers for figures that mean something.
+set -eu
+: "${ANONSIM:?run through make bench}" "${BEST_TIME:?run through make bench}"
+: "${TRACES:?run through make bench}"
+events=${EVENTS:-5500000}
+rounds=${ROUNDS:-3}
+instances=${INSTANCES:-10 100 1000}
+strategies="read-copy devanon punch free-hint odirect"
+boot="$TRACES/debian-boot-64M.trace.gz"
+build="$TRACES/debian-build-128M.trace.gz"
+sweep_mem=${SWEEP_MEM:-3G}
+runs=3
+. "$(dirname "$0")/lib.sh"
+
+# verdict FIGURE OP TARGET: "ok" or "MISSED", each miss a line in $dir/missed
+verdict() {
+	if awk -v f="$1" -v t="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? f <= t : f >= t) }'; then
+		echo ok
+	else
+		echo x >>"$dir/missed"
+		echo MISSED
+	fi
+}
+id() { echo "$1" | tr -c 'a-zA-Z0-9\n' _; }
+
+echo "building the build trace's events repeated to about $events..."
+repeat_events "$build" "$events" > "$dir/r.trace"
+"$ANONSIM" trace convert "$dir/r.trace" "$dir/r.atr"
+"$ANONSIM" trace convert "$dir/r.trace" "$dir/r.atr.gz"
+rm -f "$dir/r.trace"
+revents=$("$ANONSIM" trace check "$dir/r.atr" | awk '{ print $(NF - 1) }')
+
+# the sweep, once, to know how many instances it reaches
+"$ANONSIM" density -q -s read-copy -m "$sweep_mem" --max 1000 --csv -o "$dir/d.csv" "$boot"
+sweep_n=$(awk -F, 'NR > 1 { n = $2 } END { print n }' "$dir/d.csv")
+
+echo "measuring, $rounds rounds..."
+for _ in $(seq "$rounds"); do
+	for s in $strategies; do
+		measure "atr_$(id $s)" "$ANONSIM" replay -q -s "$s" --variant fixed "$dir/r.atr"
+		measure "gz_$(id $s)" "$ANONSIM" replay -q -s "$s" --variant fixed "$dir/r.atr.gz"
+	done
+	measure gzip gzip -dc "$dir/r.atr.gz"
+	for n in $instances; do
+		measure "n$n" "$ANONSIM" replay -q -s read-copy -n "$n" "$boot"
+	done
+	measure sweep "$ANONSIM" density -q -s read-copy -m "$sweep_mem" --max 1000 "$boot"
+	measure sweep_replay "$ANONSIM" replay -q -s read-copy -m "$sweep_mem" -n "$sweep_n" "$boot"
+done
+
+echo "one instance, $revents events (debian-build-128M repeated), binary:"
+for s in $strategies; do
+	eval "t=\$t_atr_$(id $s)"
+	rate=$(awk -v n="$revents" -v t="$t" 'BEGIN { printf "%.1f", n / t * 1000 }')
+	case $s in
+	read-copy) target=30 ;;
+	devanon) target=15 ;;
+	*) target= ;;
+	esac
+	if [ -n "$target" ]; then
+		printf '  %-10s %8.1f ms  %5s M events/s  target >= %s: %s of it  %s\n' "$s" \
+			"$(ratio "$t" 1000000)" "$rate" "$target" "$(ratio "$rate" "$target")" \
+			"$(verdict "$rate" ">=" "$target")"
+	else
+		printf '  %-10s %8.1f ms  %5s M events/s\n' "$s" "$(ratio "$t" 1000000)" "$rate"
+	fi
+done
+printf 'gzip -dc r.atr.gz %8.1f ms\n' "$(ratio "$t_gzip" 1000000)"
+for s in $strategies; do
+	eval "t=\$t_gz_$(id $s)"
+	r=$(ratio "$t" "$t_gzip")
+	printf '  replay r.atr.gz / gzip -dc, %-10s %s  (target <= 1.2)  %s\n' "$s" "$r" \
+		"$(verdict "$r" "<=" 1.2)"
+done
+
+echo "N instances of debian-boot-64M, read-copy, one after another:"
+first= last=
+for n in $instances; do
+	eval "t=\$t_n$n; m=\$m_n$n"
+	printf '  N=%-5s %8.2f ms per instance  %8s KiB resident\n' "$n" \
+		"$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.2f", t / n / 1e6 }')" "$m"
+	[ -n "$first" ] || first=$n
+	last=$n
+done
+eval "t1=\$t_n$first; t2=\$t_n$last; m1=\$m_n$first; m2=\$m_n$last"
+r=$(awk -v a="$t2" -v b="$t1" -v na="$last" -v nb="$first" 'BEGIN { printf "%.2f", (a / na) / (b / nb) }')
+echo "ms per instance, N=$last / N=$first: $r  (target <= 1.3)  $(verdict "$r" "<=" 1.3)"
+gpages=$("$ANONSIM" trace stat "$boot" | awk '$1 == "memory:" { print $4 }')
+r=$(awk -v a="$m2" -v b="$m1" -v n="$((last - first))" -v p="$gpages" \
+	'BEGIN { printf "%.1f", (a - b) * 1024 / (n * p) }')
+echo "simulator bytes per guest page (resident growth N=$first..$last over $gpages pages each): $r  (target <= 16)  $(verdict "$r" "<=" 16)"
+
+r=$(ratio "$t_sweep" "$t_sweep_replay")
+printf 'density sweep -m %s (1..%s) %8.1f ms, one replay of %s instances %8.1f ms\n' \
+	"$sweep_mem" "$sweep_n" "$(ratio "$t_sweep" 1000000)" "$sweep_n" \
+	"$(ratio "$t_sweep_replay" 1000000)"
+echo "sweep / one replay: $r  (target <= 1.2)  $(verdict "$r" "<=" 1.2)"
+
+missed=$(cat "$dir/missed" 2>/dev/null | wc -l | tr -d ' ')
+echo "targets missed: $missed"
+if [ "${CHECK:-0}" = 1 ] && [ "$missed" -gt 0 ]; then
+	exit 1
+fi
+exit 0
