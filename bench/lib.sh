@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared by the benchmark scripts: a scratch folder, the measuring loop,
 # ratios, and the recorded trace's events repeated to a given size.
 # The including script sets "runs" (best_time's runs per measurement).

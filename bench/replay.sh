@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Replay speed and size, each figure beside its target, measured side by
 # side in one run:
 #   events/s of one instance per strategy, on the build trace's events

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * chunked.c - per-page arrays allocated by the chunk (see chunked.h).
  */

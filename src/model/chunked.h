@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * chunked.h - a per-page array that costs memory for the pages used, not
  * for the size a trace declares: chunks of CHUNK_LEN elements, allocated

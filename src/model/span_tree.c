@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * span_tree.c - disjoint address spans in a treap (see span_tree.h).
  */

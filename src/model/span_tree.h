@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * span_tree.h - disjoint address spans ordered by address (a treap), for
  * finding the few of many mappings a munmap or MAP_FIXED mmap overlaps in
