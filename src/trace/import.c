@@ -331,6 +331,7 @@ int strace_import(const char *log, const struct strace_import_opts *o,
 	uint64_t outside = 0, unaligned = 0;
 	struct trace_event *evs = NULL;
 	size_t nev = 0, i, k;
+	bool assumed;
 	unsigned nfds = 0, d;
 	int rc = EXIT_DATA;
 
@@ -414,10 +415,25 @@ int strace_import(const char *log, const struct strace_import_opts *o,
 	snprintf(h.recorder, sizeof(h.recorder), "anonsim-trace-import from=strace");
 
 	/* the events, those the trace rules let in */
-	evs = malloc(im.n * sizeof(*evs));
+	evs = malloc((im.n + 1) * sizeof(*evs));
 	if (!evs) {
 		set_error(err, errlen, "out of memory");
 		goto out;
+	}
+	/*
+	 * UML maps its physical memory from the file's start as it boots; a log
+	 * begun later (strace -p) lacks that mapping, so it is put first.
+	 */
+	for (i = 0; i < im.n; i++)
+		if (im.calls[i].kind == C_MMAP && im.calls[i].shared && im.calls[i].fd == memfd)
+			break;
+	assumed = i == im.n || im.calls[i].addr != o->phys_base || im.calls[i].off;
+	if (assumed) {
+		memset(&evs[0], 0, sizeof(evs[0]));
+		evs[0].kind = EV_MMAP;
+		evs[0].addr = o->phys_base;
+		evs[0].length = o->memory;
+		nev = 1;
 	}
 	for (i = 0; i < im.n; i++) {
 		struct call *c = &im.calls[i];
@@ -480,8 +496,10 @@ int strace_import(const char *log, const struct strace_import_opts *o,
 		 "left out: %" PRIu64 " preadv/pwritev calls, %" PRIu64 " failed calls, "
 		 "%" PRIu64 " transfers outside physical memory (from 0x%" PRIx64 "), "
 		 "%" PRIu64 " breaking the trace rules (not whole 512-byte sectors, or "
-		 "beyond the device or memory)", memfd, im.skipped_vector,
-		 im.skipped_failed, outside, o->phys_base, unaligned);
+		 "beyond the device or memory)%s", memfd, im.skipped_vector,
+		 im.skipped_failed, outside, o->phys_base, unaligned,
+		 assumed ? "\nthe mapping of physical memory UML makes as it boots was "
+			   "not in the log: assumed at time 0" : "");
 	w = trace_writer_open(out, &h, err, errlen);
 	if (!w) {
 		rc = EXIT_USAGE;
