@@ -17,7 +17,7 @@ static const struct trace_event sample[] = {
 	{ .time_us = 41, .kind = EV_FREE, .page = 16380, .count = 4 },
 	{ .time_us = 50, .kind = EV_MUNMAP, .addr = 0x7fff00000000ULL, .length = 8192 },
 	{ .time_us = 5000000000ULL, .kind = EV_MAPDUP, .addr = 0xffffffffffffe000ULL,
-	  .length = 4096, .offset = 1ULL << 40 },
+	  .length = 4096, .offset = (64 << 20) - 4096 },
 	{ .time_us = 5000000001ULL, .kind = EV_PHASE, .name = "boot-done" },
 	{ .time_us = 5000000002ULL, .kind = EV_FOOTPRINT, .name = "tmpfs", .count = 8093 },
 	{ .time_us = 5000000002ULL, .kind = EV_FOOTPRINT, .name = "cache:ubdb", .count = 11683 },
@@ -145,7 +145,7 @@ START_TEST(text_form)
 	trace_format_event(&h, &sample[1], line, sizeof(line));
 	ck_assert_str_eq(line, "17 read ubda 1073737728 4096 16383\n");
 	trace_format_event(&h, &sample[6], line, sizeof(line));
-	ck_assert_str_eq(line, "5000000000 mapdup 0xffffffffffffe000 4096 1099511627776\n");
+	ck_assert_str_eq(line, "5000000000 mapdup 0xffffffffffffe000 4096 67104768\n");
 	trace_format_event(&h, &sample[9], line, sizeof(line));
 	ck_assert_str_eq(line, "5000000002 footprint cache:ubdb 11683\n");
 }

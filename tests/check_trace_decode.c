@@ -34,6 +34,12 @@ static void make_event(uint64_t i, uint64_t *seed, uint64_t *t, struct trace_eve
 	memset(ev, 0, sizeof(*ev));
 	*t += r % 97 + (i % 4999 == 4998 ? 5000000000ULL : 0);
 	ev->time_us = *t;
+	if (i == 0) {	/* memory, mapped at its own address (FORMAT.md, Mappings) */
+		ev->kind = EV_MMAP;
+		ev->addr = 0x60000000;
+		ev->length = 64 << 20;
+		return;
+	}
 	if (i % 1000 == 999) {
 		ev->kind = EV_PHASE;
 		snprintf(ev->name, sizeof(ev->name), "phase-%llu", (unsigned long long)i);
@@ -57,14 +63,14 @@ static void make_event(uint64_t i, uint64_t *seed, uint64_t *t, struct trace_eve
 		ev->page = r % 16000;
 		ev->count = 1 + (r >> 16) % 300;
 		break;
-	case EV_MUNMAP:
-		ev->addr = 0x60000000 + 4096 * (r % 16384);
+	case EV_MUNMAP:	/* elsewhere: memory stays mapped where reads go */
+		ev->addr = 0x7f0000000000ULL + 4096 * (r % 16384);
 		ev->length = 4096 * (1 + (r >> 16) % 64);
 		break;
-	default:	/* mmap, mapdup */
-		ev->addr = 0x60000000 + 4096 * (r % 16384);
+	default:	/* mmap, mapdup: within memory, at its own address */
 		ev->length = 4096 * (1 + (r >> 16) % 64);
-		ev->offset = 4096 * ((r >> 24) % 16384);
+		ev->offset = 4096 * ((r >> 24) % (16384 - 64));
+		ev->addr = 0x60000000 + ev->offset;
 		break;
 	}
 }

@@ -43,6 +43,10 @@ zero-count.trace|:8: touch: count 0
 unaligned-length.trace|:7: read: offset 0 and length 1000 must be multiples of 512
 unaligned-offset.trace|:7: read: offset 100 and length 512 must be multiples of 512
 unaligned-mmap.trace|:6: mmap: address 0x60000800 and length 1048576 must be page-aligned
+mmap-beyond-memory.trace|:8: mmap: file bytes 4096+1048576 beyond physical memory (1048576 bytes)
+mapdup-beyond-memory.atr|: record 1 (byte 140): mapdup: file bytes 1044480+8192 beyond physical memory (1048576 bytes)
+read-not-mapped.trace|: event 2 (42 read ubda 45056 16384 12): read: pages 12+4 are not all mapped at their own address (see Mappings in FORMAT.md)
+touch-after-munmap.trace|: event 3 (3 touch 3 1): touch: pages 3+1 include a page whose own address was unmapped (see Mappings in FORMAT.md)
 time-backwards.trace|:9: time 19 goes backwards (previous event at 20)
 missing-page-size.trace|:4: missing required header field 'page-size'
 missing-memory.trace|:4: missing required header field 'memory'

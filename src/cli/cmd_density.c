@@ -105,10 +105,11 @@ static bool sweep_failed(const struct sweep_result *sr)
 
 	for (i = 0; i < sr->filled; i++)
 		if (replay_failed(&sr->pt[i].demand) || replay_failed(&sr->pt[i].limited)) {
-			msg("density: %s, %u instances: simulator failure: %s", sr->label,
-			    sr->pt[i].n, replay_failed(&sr->pt[i].demand) ?
-			    sr->pt[i].demand.find.first_other :
-			    sr->pt[i].limited.find.first_other);
+			const struct replay_result *r = replay_failed(&sr->pt[i].demand) ?
+				&sr->pt[i].demand : &sr->pt[i].limited;
+
+			msg("density: %s, %u instances: simulator failure: %s; at %s", sr->label,
+			    sr->pt[i].n, r->find.first_other, r->fail_at);
 			return true;
 		}
 	return false;

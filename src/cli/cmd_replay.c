@@ -139,6 +139,9 @@ int cmd_replay(int argc, char **argv)
 				output_abort(&series);
 			return rc;
 		}
+		if (replay_failed(&res[nres]))
+			msg("%s: simulator failure: %s; at %s", res[nres].label,
+			    res[nres].find.first_other, res[nres].fail_at);
 		failed |= replay_failed(&res[nres]);
 		nres++;
 	}

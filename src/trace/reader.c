@@ -192,6 +192,30 @@ int trace_is_binary(const struct trace_reader *r)
 	return r->binary;
 }
 
+/*
+ * The rules between events, over the batch just decoded: the events before
+ * one that breaks them are handed out, then the error.  Its place is the
+ * event's index and text, as the decoders have moved on.  -1 if the
+ * batch's first event breaks them.
+ */
+static int check_between(struct trace_reader *r)
+{
+	size_t n = (size_t)(r->out.end - r->batch), k;
+	char why[512], text[TRACE_EVENT_TEXT_MAX];
+
+	k = trace_maps_apply(&r->maps, &r->rules, r->batch, n, why, sizeof(why));
+	if (k < n) {
+		trace_format_event(&r->h, &r->batch[k], text, sizeof(text));
+		text[strcspn(text, "\n")] = '\0';
+		snprintf(r->err, sizeof(r->err), "%s: event %llu (%s): %s", r->path,
+			 (unsigned long long)(r->handed + k), text, why);
+		r->failed = 1;
+		r->out.end = r->batch + k;
+	}
+	r->handed += k;
+	return k == 0 && n ? -1 : 0;
+}
+
 int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
 {
 	int rc;
@@ -202,6 +226,8 @@ int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
 	rc = r->binary ? binary_fill(r) : text_fill(r);
 	if (rc <= 0)
 		return rc;
+	if (check_between(r))
+		return -1;
 	*ev = r->out.next++;
 	return 1;
 }
@@ -227,6 +253,7 @@ void trace_close(struct trace_reader *r)
 	if (!r)
 		return;
 	input_close(r->in);
+	trace_maps_free(&r->maps);
 	free(r->path);
 	free(r);
 }
