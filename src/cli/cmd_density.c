@@ -39,7 +39,7 @@ static void density_usage(FILE *f)
 	      "  -h, --help            this help\n"
 	      "\n", f);
 	host_options_strategies(f);
-	fputs("\nExit status: 0 ok, 1 usage error, 2 bad trace, 3 --check failure.\n", f);
+	fputs("\n" EXIT_STATUS_HELP, f);
 }
 
 enum { O_MAX = HOST_O_END, O_CSV };
@@ -174,6 +174,14 @@ int cmd_density(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	hc.o.progress = !quiet && isatty(STDERR_FILENO);
+	/* the output is ready before the sweep, not found wanting after it */
+	if (out_path) {
+		if (output_not_input(out_path, argv + optind, (unsigned)(argc - optind)))
+			return EXIT_USAGE;
+		if (output_open(&out, out_path))
+			return EXIT_OUTPUT;
+		f = out.f;
+	}
 
 	nruns = host_cli_runs(&hc, runs, HOST_CLI_MAX_RUNS);
 	memset(sr, 0, sizeof(sr));
@@ -183,7 +191,7 @@ int cmd_density(int argc, char **argv)
 		sr[r].pt = calloc(max_n, sizeof(*sr[r].pt));
 		if (!sr[r].pt) {
 			msg("density: out of memory");
-			rc = EXIT_INTERNAL;
+			rc = EXIT_OUTPUT;
 			goto done;
 		}
 		rc = density_sweep(argv + optind, (unsigned)(argc - optind), runs[r].s,
@@ -198,13 +206,6 @@ int cmd_density(int argc, char **argv)
 		failed |= sweep_failed(&sr[r]);
 	}
 
-	if (out_path) {
-		if (output_open(&out, out_path)) {
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		f = out.f;
-	}
 	if (csv)
 		density_csv_header(f);
 	for (r = 0; r < nruns; r++) {
@@ -215,10 +216,13 @@ int cmd_density(int argc, char **argv)
 			put_table(f, &sr[r], &hc.o, max_n);
 	}
 	if (out_path && output_commit(&out))
-		rc = EXIT_DATA;
+		rc = EXIT_OUTPUT;
 	else if (failed)
 		rc = EXIT_INTERNAL;
+	out_path = NULL;
 done:
+	if (out_path)
+		output_abort(&out);
 	for (r = 0; r < nruns; r++)
 		free(sr[r].pt);
 	return rc;

@@ -28,8 +28,9 @@ static void fidelity_usage(FILE *f)
 	      "      --cache-tolerance PCT   allowed page-cache difference (default: 5)\n"
 	      "  -h, --help                  this help\n"
 	      "\n"
-	      "Exit status: 0 all within tolerance, 1 usage error, 2 bad trace or no\n"
-	      "footprint recorded, 4 a difference beyond its tolerance.\n", f);
+	      "No footprint recorded is bad data (2); a difference beyond its\n"
+	      "tolerance is a missed target (4).\n"
+	      EXIT_STATUS_HELP, f);
 }
 
 static double diff_pct(double pred, double meas)
@@ -61,7 +62,7 @@ int cmd_fidelity(int argc, char **argv)
 		case 't':
 		case 'c':
 			v = strtod(optarg, &end);
-			if (end == optarg || *end || v < 0) {
+			if (end == optarg || *end || !(v >= 0 && v <= 1e6)) {	/* not NaN */
 				msg("fidelity: --%s '%s': expected a percentage",
 				    opt == 't' ? "tmpfs-tolerance" : "cache-tolerance", optarg);
 				return EXIT_USAGE;

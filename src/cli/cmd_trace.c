@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "trace/trace.h"
 #include "util/util.h"
 
@@ -33,8 +34,7 @@ static void usage(FILE *out)
 		"  cat      print FILE in the text encoding on standard output\n"
 		"  gen      synthesize a boot trace from a profile (anonsim trace gen --help)\n"
 		"\n"
-		"Exit status: 0 success, 1 usage error, 2 bad or unreadable trace\n"
-		"(the message names the file, the line or record and byte offset).\n");
+		EXIT_STATUS_HELP);
 }
 
 static struct trace_reader *open_or_complain(const char *path)
@@ -47,7 +47,8 @@ static struct trace_reader *open_or_complain(const char *path)
 	return r;
 }
 
-/* Run every event of @r through @fn; EXIT_OK or EXIT_DATA after a message. */
+/* Run every event of @r through @fn: EXIT_OK, EXIT_DATA after a message,
+ * or EXIT_OUTPUT if @fn could not write (main reports standard output). */
 static int each_event(struct trace_reader *r, int (*fn)(void *, const struct trace_event *),
 		      void *arg)
 {
@@ -56,7 +57,7 @@ static int each_event(struct trace_reader *r, int (*fn)(void *, const struct tra
 
 	while ((rc = trace_next(r, &ev)) > 0)
 		if (fn(arg, ev))
-			return EXIT_DATA;
+			return EXIT_OUTPUT;
 	if (rc < 0) {
 		msg("%s", trace_error(r));
 		return EXIT_DATA;
@@ -267,6 +268,8 @@ static int trace_convert(const char *in, const char *out)
 		msg("%s: output name must end in .trace, .atr, .trace.gz or .atr.gz", out);
 		return EXIT_USAGE;
 	}
+	if (output_not_input(out, (char *const *)&in, 1))
+		return EXIT_USAGE;
 	r = open_or_complain(in);
 	if (!r)
 		return EXIT_DATA;
@@ -274,7 +277,7 @@ static int trace_convert(const char *in, const char *out)
 	if (!w) {
 		msg("%s", err);
 		trace_close(r);
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	}
 	while ((rc = trace_next(r, &ev)) > 0 && !trace_write(w, ev))
 		;
@@ -288,7 +291,7 @@ static int trace_convert(const char *in, const char *out)
 	/* after a failed trace_write, commit reports it and removes the file */
 	if (trace_writer_commit(w, err, sizeof(err))) {
 		msg("%s", err);
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	}
 	return EXIT_OK;
 }
@@ -314,17 +317,13 @@ static int trace_cat(const char *path)
 	if (!text) {
 		msg("out of memory");
 		trace_close(r);
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	}
 	trace_format_header(trace_header(r), text, TRACE_HEADER_TEXT_MAX);
 	fputs(text, stdout);
 	free(text);
 	rc = each_event(r, cat_event, (void *)trace_header(r));
 	trace_close(r);
-	if (fflush(stdout) || ferror(stdout)) {
-		msg("error writing standard output");
-		return EXIT_DATA;
-	}
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "trace/internal.h"
+#include "util/cleanup.h"
 
 #define WRITE_BUF (256 * 1024)
 
@@ -70,8 +71,10 @@ static void writer_free(struct trace_writer *w)
 {
 	if (w->gz)
 		gzclose_w(w->gz);
-	if (w->tmp)
+	if (w->tmp) {
 		unlink(w->tmp);
+		cleanup_forget(w->tmp);
+	}
 	free(w->buf);
 	free(w->tmp);
 	free(w->path);
@@ -188,6 +191,12 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 
 	sprintf(w->tmp, "%s.tmpXXXXXX", path);
 	fd = mkstemp(w->tmp);
+	if (fd >= 0 && cleanup_add(w->tmp)) {
+		close(fd);
+		unlink(w->tmp);
+		fd = -1;
+		errno = ENOMEM;
+	}
 	if (fd < 0) {
 		writer_fail(w, "cannot create a temporary file beside it: %s", strerror(errno));
 		free(w->tmp);
@@ -265,6 +274,7 @@ int trace_writer_commit(struct trace_writer *w, char *err, size_t errlen)
 		else if (rename(w->tmp, w->path))
 			writer_fail(w, "cannot rename the temporary file into place: %s", strerror(errno));
 		else {
+			cleanup_forget(w->tmp);
 			free(w->tmp);
 			w->tmp = NULL;
 		}
