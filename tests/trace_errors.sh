@@ -24,9 +24,11 @@ done <<'LIST'
 wrong-magic.atr|: byte 0: wrong magic: neither a text nor a binary anonsim trace
 unknown-version.atr|: byte 8: unknown version 2 (this anonsim reads version 1)
 unknown-version.trace|:1: unknown version 2 (this anonsim reads version 1)
-truncated-gzip.trace.gz|:10: truncated gzip stream (unexpected end of file)
-truncated-gzip.atr.gz|: byte 224: truncated gzip stream (unexpected end of file)
-bad-crc.trace.gz|: corrupt gzip stream (incorrect data check)
+truncated-gzip.trace.gz|:10: truncated gzip stream (unexpected end of file at byte 149, in the gzip member from byte 0)
+truncated-gzip.atr.gz|: byte 224: truncated gzip stream (unexpected end of file at byte 159, in the gzip member from byte 0)
+bad-crc.trace.gz|: corrupt gzip stream (incorrect data check, at byte 157 of the file, in the gzip member from byte 0)
+second-member-damaged.trace.gz|:9: corrupt gzip stream (data after the last gzip member, at byte 267 of the file)
+trailing-data.atr.gz|: byte 230: corrupt gzip stream (data after the last gzip member, at byte 170 of the file)
 truncated-record.atr|: record 4 (byte 212): truncated record: the file ends 11 bytes into it
 truncated-header.atr|: byte 16: truncated header block: 47 of 95 bytes
 header-length-zero.atr|: byte 12: header length 0 not within 1..65536

@@ -26,7 +26,7 @@ extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
 #define TRACE_BIN_REC_MAX	(1 + 8 + 8 + 1 + TRACE_NAME_MAX)
 
 /*
- * Input chunks (trace_input.c): large enough that gzread fills them
+ * Input chunks (trace_input.c): large enough that inflate fills them
  * without an extra copy.  The room before the data holds the unread tail
  * of the chunk before, up to the largest piece a decoder asks for in one
  * piece (the binary header block); the slack after it leaves room for the
@@ -45,16 +45,17 @@ struct input_chunk {
 	int end;		/* the data ends after this chunk, cleanly or not */
 	int errnum;		/* zlib's error after the good bytes, or Z_OK */
 	int sys_errno;		/* errno, for Z_ERRNO */
-	char why[256];		/* zlib's message */
+	char why[256];		/* what broke, and at which byte of the file */
 };
 
 struct trace_input;
 
 /*
- * Read @gz, which input_close closes; NULL if out of memory.  @early:
- * the data is likely to outgrow the first chunk, so start the thread now.
+ * Read @fd, which input_close closes, inflating it if @gzip; NULL if out
+ * of memory.  @early: the data is likely to outgrow the first chunk, so
+ * start the thread now.
  */
-struct trace_input *input_open(gzFile gz, int early);
+struct trace_input *input_open(int fd, int gzip, int early);
 /*
  * The next chunk, waiting for it, with the @carry_len bytes at @carry
  * (the unread tail of the chunk before) put just before its data; the

@@ -1,6 +1,6 @@
 /*
- * reader.c - open a trace (text or binary, plain or gzip: zlib reads
- * both transparently), tell the encodings apart by the first byte, and
+ * reader.c - open a trace (text or binary, plain or gzip: input.c
+ * inflates gzip data, every member), tell the encodings apart by the first byte, and
  * hand out events from the decoder of that encoding.  Bytes come through
  * one large buffer, so decoding makes no system call per event.
  */
@@ -17,13 +17,6 @@
 
 #include "trace/internal.h"
 
-/*
- * zlib's buffer: zlib reads straight into ours when asked for twice its
- * size.  Plain data only passes through it while zlib looks at the first
- * bytes, and a small one is fewer fresh pages to fault in at the start.
- */
-#define GZ_BUFFER	(64 * 1024)
-#define PLAIN_BUFFER	(8 * 1024)
 
 void reader_fail(struct trace_reader *r, const char *fmt, ...)
 {
@@ -114,31 +107,23 @@ static struct trace_reader *reader_start(int fd, const char *name,
 {
 	struct trace_reader *r = calloc(1, sizeof(*r));
 	int gzip = looks_gzip(fd);
-	gzFile gz = gzdopen(fd, "rb");
 	struct stat st;
 	int big;
 	unsigned char c;
 	long n;
 	int rc;
 
-	if (!gz) {
-		snprintf(err, errlen, "%s: cannot read", name);
-		close(fd);
-		free(r);
-		return NULL;
-	}
 	/* More than the first chunk, compressed about four to one. */
 	big = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
 	      st.st_size > (off_t)(gzip ? INPUT_FIRST_CHUNK / 4 : INPUT_FIRST_CHUNK);
 	if (r) {
 		r->path = strdup(name);
-		gzbuffer(gz, gzip ? GZ_BUFFER : PLAIN_BUFFER);
-		r->in = input_open(gz, big);
+		r->in = input_open(fd, gzip, big);
 	}
 	if (!r || !r->path || !r->in) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		if (!r || !r->in)
-			gzclose(gz);
+			close(fd);
 		trace_close(r);
 		return NULL;
 	}
