@@ -24,6 +24,7 @@ struct trace_writer {
 	int binary;
 	struct trace_header h;
 	struct trace_rules rules;
+	struct trace_maps maps;		/* the rules between events */
 	uint64_t prev_time;
 	uint64_t count;
 	unsigned char *buf;
@@ -75,6 +76,7 @@ static void writer_free(struct trace_writer *w)
 		unlink(w->tmp);
 		cleanup_forget(w->tmp);
 	}
+	trace_maps_free(&w->maps);
 	free(w->buf);
 	free(w->tmp);
 	free(w->path);
@@ -246,7 +248,8 @@ int trace_write(struct trace_writer *w, const struct trace_event *ev)
 
 	if (w->err[0])
 		return -1;
-	if (trace_validate_event(&w->rules, w->prev_time, ev, why, sizeof(why))) {
+	if (trace_validate_event(&w->rules, w->prev_time, ev, why, sizeof(why)) ||
+	    !trace_maps_apply(&w->maps, &w->rules, ev, 1, why, sizeof(why))) {
 		writer_fail(w, "event %llu: %s", (unsigned long long)w->count, why);
 		return -1;
 	}
