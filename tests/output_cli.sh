@@ -5,7 +5,8 @@
 # FIFOs are written where they are, symbolic links followed; SIGINT,
 # SIGTERM and SIGHUP remove the temporary files and exit 128 + signal.
 . "${top_srcdir:-.}/tests/lib.sh"
-t=$(cd "$top_srcdir" && pwd)/tests/replay/density.trace
+src=$(cd "$top_srcdir" && pwd)
+t=$src/tests/replay/density.trace
 cd "$tmp" || exit 1
 
 if [ -w /dev/full ]; then
@@ -66,4 +67,9 @@ sig_test() {	# sig_test SIGNAL STATUS OUTPUT CMD...
 sig_test INT 130 s.csv "$ANONSIM" replay -q --series s.csv in.fifo
 sig_test TERM 143 s.csv "$ANONSIM" replay -q --series s.csv in.fifo
 sig_test HUP 129 d.csv "$ANONSIM" density -m 1M -o d.csv in.fifo
+# reproduce: its outputs and its scratch trace under $TMPDIR
+mkdir scratch data
+TMPDIR=$tmp/scratch sig_test TERM 143 data/footprint.csv \
+	"$ANONSIM" reproduce -c "$src/traces/reproduce.conf" -d data
+[ -z "$(ls -A scratch)$(ls -A data)" ] || fail "reproduce on SIGTERM left $(ls -A scratch data)"
 finish
