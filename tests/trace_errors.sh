@@ -49,6 +49,7 @@ mmap-beyond-memory.trace|:8: mmap: file bytes 4096+1048576 beyond physical memor
 mapdup-beyond-memory.atr|: record 1 (byte 140): mapdup: file bytes 1044480+8192 beyond physical memory (1048576 bytes)
 read-not-mapped.trace|: event 2 (42 read ubda 45056 16384 12): read: pages 12+4 are not all mapped at their own address (see Mappings in FORMAT.md)
 touch-after-munmap.trace|: event 3 (3 touch 3 1): touch: pages 3+1 include a page whose own address was unmapped (see Mappings in FORMAT.md)
+free-after-early-read.trace|: event 3 (31 free 84 79): free: pages 84+79 include a page read into before the first mmap and not mapped at its own address since (see Mappings in FORMAT.md)
 time-backwards.trace|:9: time 19 goes backwards (previous event at 20)
 missing-page-size.trace|:4: missing required header field 'page-size'
 missing-memory.trace|:4: missing required header field 'memory'

@@ -151,7 +151,12 @@ int trace_validate_event(const struct trace_rules *rules, uint64_t prev_time,
  * page numbers from 0 to memory / page size are cut into segments of one
  * state; mappings are few, so the segments are few.
  */
-enum own_state { OWN_NEVER, OWN_MAPPED, OWN_UNMAPPED };
+enum own_state {
+	OWN_NEVER,
+	OWN_MAPPED,
+	OWN_UNMAPPED,
+	OWN_READ_EARLY,		/* read into before the first mmap: not mapped there */
+};
 
 struct own_seg {
 	uint64_t start;			/* first page; the segment runs to the next */

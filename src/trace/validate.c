@@ -282,14 +282,25 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 	switch (ev->kind) {
 	case EV_READ:
 		n = (ev->length + r->page_mask) >> r->page_shift;
-		if (m->based && !seg_any(m, ev->page, ev->page + n, OWN_MAPPED, 1))
+		if (!m->based) {
+			rc = seg_set(m, r, ev->page, ev->page + n, OWN_READ_EARLY, -1);
+			break;
+		}
+		if (!seg_any(m, ev->page, ev->page + n, OWN_MAPPED, 1))
 			return set_error(why, len, "read: pages %llu+%llu are not all mapped at their own address (see Mappings in FORMAT.md)",
 				    (ull)ev->page, (ull)n);
 		return 0;
 	case EV_TOUCH:
 	case EV_FREE:
+		if (!m->based) {	/* what a read put there goes */
+			rc = seg_set(m, r, ev->page, ev->page + ev->count, OWN_NEVER, OWN_READ_EARLY);
+			break;
+		}
 		if (seg_any(m, ev->page, ev->page + ev->count, OWN_UNMAPPED, 0))
 			return set_error(why, len, "%s: pages %llu+%llu include a page whose own address was unmapped (see Mappings in FORMAT.md)",
+				    kind, (ull)ev->page, (ull)ev->count);
+		if (seg_any(m, ev->page, ev->page + ev->count, OWN_READ_EARLY, 0))
+			return set_error(why, len, "%s: pages %llu+%llu include a page read into before the first mmap and not mapped at its own address since (see Mappings in FORMAT.md)",
 				    kind, (ull)ev->page, (ull)ev->count);
 		return 0;
 	case EV_MMAP:
