@@ -18,7 +18,7 @@ static const struct trace_event sample[] = {
 	{ .time_us = 41, .kind = EV_FREE, .page = 16380, .count = 4 },
 	{ .time_us = 50, .kind = EV_MUNMAP, .addr = 0x7fff00000000ULL, .length = 8192 },
 	{ .time_us = 5000000000ULL, .kind = EV_MAPDUP, .addr = 0xffffffffffffe000ULL,
-	  .length = 4096, .offset = 1ULL << 40 },
+	  .length = 4096, .offset = (64 << 20) - 4096 },
 	{ .time_us = 5000000001ULL, .kind = EV_PHASE, .name = "boot-done" },
 	{ .time_us = 5000000002ULL, .kind = EV_FOOTPRINT, .name = "tmpfs", .count = 8093 },
 	{ .time_us = 5000000002ULL, .kind = EV_FOOTPRINT, .name = "cache:ubdb", .count = 11683 },
@@ -146,7 +146,7 @@ START_TEST(text_form)
 	trace_format_event(&h, &sample[1], line, sizeof(line));
 	ck_assert_str_eq(line, "17 read ubda 1073737728 4096 16383\n");
 	trace_format_event(&h, &sample[6], line, sizeof(line));
-	ck_assert_str_eq(line, "5000000000 mapdup 0xffffffffffffe000 4096 1099511627776\n");
+	ck_assert_str_eq(line, "5000000000 mapdup 0xffffffffffffe000 4096 67104768\n");
 	trace_format_event(&h, &sample[9], line, sizeof(line));
 	ck_assert_str_eq(line, "5000000002 footprint cache:ubdb 11683\n");
 }
@@ -226,6 +226,45 @@ START_TEST(writer_refuses)
 }
 END_TEST
 
+/* The rules on mappings (FORMAT.md, Mappings): the writer keeps them too. */
+START_TEST(writer_keeps_mapping_rules)
+{
+	static const struct trace_event ok[] = {
+		/* memory at 0x60000000; page 4's own address taken by page 0 */
+		{ .time_us = 0, .kind = EV_MMAP, .addr = 0x60000000, .length = 64 << 20 },
+		{ .time_us = 1, .kind = EV_MMAP, .addr = 0x60004000, .length = 4096 },
+		{ .time_us = 2, .kind = EV_READ, .offset = 0, .length = 16384, .page = 0 },
+	};
+	static const struct trace_event bad[] = {
+		{ .time_us = 3, .kind = EV_READ, .offset = 0, .length = 4096, .page = 4 },
+		{ .time_us = 3, .kind = EV_TOUCH, .page = 3, .count = 2 },
+		{ .time_us = 3, .kind = EV_MAPDUP, .addr = 0x70000000, .length = 8192,
+		  .offset = (64 << 20) - 4096 },
+	};
+	static const char *const why[] = {
+		"event 3: read: pages 4+1 are not all mapped at their own address",
+		"event 3: touch: pages 3+2 include a page whose own address was unmapped",
+		"event 3: mapdup: file bytes 67104768+8192 beyond physical memory (67108864 bytes)",
+	};
+	struct trace_header h;
+	char path[512], err[1024] = "";
+	struct trace_writer *w;
+	unsigned i;
+
+	sample_header(&h);
+	make_dir();
+	snprintf(path, sizeof(path), "%s/m.trace", dir);
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(trace_write(w, &ok[i]), 0);
+	ck_assert_int_eq(trace_write(w, &bad[_i]), -1);
+	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, why[_i]) != NULL, "%s", err);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	remove_dir();
+}
+END_TEST
+
 START_TEST(path_encoding)
 {
 	int binary = -1, gz = -1;
@@ -254,6 +293,7 @@ int main(void)
 	tcase_add_test(tc, text_form);
 	tcase_add_test(tc, binary_layout);
 	tcase_add_test(tc, writer_refuses);
+	tcase_add_loop_test(tc, writer_keeps_mapping_rules, 0, 3);
 	tcase_add_test(tc, path_encoding);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -66,7 +66,7 @@ expect_status 2 "$ANONSIM" trace convert "$top_srcdir/tests/traces/corrupt/trunc
 expect_status 2 "$ANONSIM" trace convert "$top_srcdir/tests/traces/corrupt/time-backwards.trace" "$tmp/conv/x.atr.gz"
 expect_status 2 "$ANONSIM" trace convert "$tmp/missing.trace" "$tmp/conv/x.atr"
 expect_match "$err" "missing.trace: No such file or directory"
-expect_status 2 "$ANONSIM" trace convert "$small" "$tmp/no/such/dir/x.atr"
+expect_status 5 "$ANONSIM" trace convert "$small" "$tmp/no/such/dir/x.atr"
 expect_match "$err" "x.atr: cannot create a temporary file beside it"
 [ -z "$(ls "$tmp/conv")" ] || fail "failed converts left $(ls "$tmp/conv")"
 # an existing output survives a failed convert untouched

@@ -25,9 +25,11 @@ done <<'LIST'
 wrong-magic.atr|: byte 0: wrong magic: neither a text nor a binary anonsim trace
 unknown-version.atr|: byte 8: unknown version 2 (this anonsim reads version 1)
 unknown-version.trace|:1: unknown version 2 (this anonsim reads version 1)
-truncated-gzip.trace.gz|:10: truncated gzip stream (unexpected end of file)
-truncated-gzip.atr.gz|: byte 224: truncated gzip stream (unexpected end of file)
-bad-crc.trace.gz|: corrupt gzip stream (incorrect data check)
+truncated-gzip.trace.gz|:10: truncated gzip stream (unexpected end of file at byte 149, in the gzip member from byte 0)
+truncated-gzip.atr.gz|: byte 224: truncated gzip stream (unexpected end of file at byte 159, in the gzip member from byte 0)
+bad-crc.trace.gz|: corrupt gzip stream (incorrect data check, at byte 157 of the file, in the gzip member from byte 0)
+second-member-damaged.trace.gz|:9: corrupt gzip stream (data after the last gzip member, at byte 267 of the file)
+trailing-data.atr.gz|: byte 230: corrupt gzip stream (data after the last gzip member, at byte 170 of the file)
 truncated-record.atr|: record 4 (byte 212): truncated record: the file ends 11 bytes into it
 truncated-header.atr|: byte 16: truncated header block: 47 of 95 bytes
 header-length-zero.atr|: byte 12: header length 0 not within 1..65536
@@ -44,6 +46,11 @@ zero-count.trace|:8: touch: count 0
 unaligned-length.trace|:7: read: offset 0 and length 1000 must be multiples of 512
 unaligned-offset.trace|:7: read: offset 100 and length 512 must be multiples of 512
 unaligned-mmap.trace|:6: mmap: address 0x60000800 and length 1048576 must be page-aligned
+mmap-beyond-memory.trace|:8: mmap: file bytes 4096+1048576 beyond physical memory (1048576 bytes)
+mapdup-beyond-memory.atr|: record 1 (byte 140): mapdup: file bytes 1044480+8192 beyond physical memory (1048576 bytes)
+read-not-mapped.trace|: event 2 (42 read ubda 45056 16384 12): read: pages 12+4 are not all mapped at their own address (see Mappings in FORMAT.md)
+touch-after-munmap.trace|: event 3 (3 touch 3 1): touch: pages 3+1 include a page whose own address was unmapped (see Mappings in FORMAT.md)
+free-after-early-read.trace|: event 3 (31 free 84 79): free: pages 84+79 include a page read into before the first mmap and not mapped at its own address since (see Mappings in FORMAT.md)
 time-backwards.trace|:9: time 19 goes backwards (previous event at 20)
 missing-page-size.trace|:4: missing required header field 'page-size'
 missing-memory.trace|:4: missing required header field 'memory'

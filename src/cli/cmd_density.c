@@ -40,7 +40,7 @@ static void density_usage(FILE *f)
 	      "  -h, --help            this help\n"
 	      "\n", f);
 	host_options_strategies(f);
-	fputs("\nExit status: 0 ok, 1 usage error, 2 bad trace, 3 --check failure.\n", f);
+	fputs("\n" EXIT_STATUS_HELP, f);
 }
 
 enum { O_MAX = HOST_O_END, O_CSV };
@@ -106,10 +106,11 @@ static bool sweep_failed(const struct sweep_result *sr)
 
 	for (i = 0; i < sr->filled; i++)
 		if (replay_failed(&sr->pt[i].demand) || replay_failed(&sr->pt[i].limited)) {
-			msg("density: %s, %u instances: simulator failure: %s", sr->label,
-			    sr->pt[i].n, replay_failed(&sr->pt[i].demand) ?
-			    sr->pt[i].demand.find.first_other :
-			    sr->pt[i].limited.find.first_other);
+			const struct replay_result *r = replay_failed(&sr->pt[i].demand) ?
+				&sr->pt[i].demand : &sr->pt[i].limited;
+
+			msg("density: %s, %u instances: simulator failure: %s; at %s", sr->label,
+			    sr->pt[i].n, r->find.first_other, r->fail_at);
 			return true;
 		}
 	return false;
@@ -174,6 +175,14 @@ int cmd_density(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	hc.o.progress = !quiet && isatty(STDERR_FILENO);
+	/* the output is ready before the sweep, not found wanting after it */
+	if (out_path) {
+		if (output_not_input(out_path, argv + optind, (unsigned)(argc - optind)))
+			return EXIT_USAGE;
+		if (output_open(&out, out_path))
+			return EXIT_OUTPUT;
+		f = out.f;
+	}
 
 	nruns = host_cli_runs(&hc, runs, HOST_CLI_MAX_RUNS);
 	memset(sr, 0, sizeof(sr));
@@ -183,7 +192,7 @@ int cmd_density(int argc, char **argv)
 		sr[r].pt = calloc(max_n, sizeof(*sr[r].pt));
 		if (!sr[r].pt) {
 			msg("density: out of memory");
-			rc = EXIT_INTERNAL;
+			rc = EXIT_OUTPUT;
 			goto done;
 		}
 		rc = density_sweep(argv + optind, (unsigned)(argc - optind), runs[r].s,
@@ -198,13 +207,6 @@ int cmd_density(int argc, char **argv)
 		failed |= sweep_failed(&sr[r]);
 	}
 
-	if (out_path) {
-		if (output_open(&out, out_path)) {
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		f = out.f;
-	}
 	if (csv)
 		density_csv_header(f);
 	for (r = 0; r < nruns; r++) {
@@ -215,10 +217,13 @@ int cmd_density(int argc, char **argv)
 			put_table(f, &sr[r], &hc.o, max_n);
 	}
 	if (out_path && output_commit(&out))
-		rc = EXIT_DATA;
+		rc = EXIT_OUTPUT;
 	else if (failed)
 		rc = EXIT_INTERNAL;
+	out_path = NULL;
 done:
+	if (out_path)
+		output_abort(&out);
 	for (r = 0; r < nruns; r++)
 		free(sr[r].pt);
 	return rc;

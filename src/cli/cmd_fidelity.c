@@ -34,8 +34,9 @@ static void fidelity_usage(FILE *f)
 	      "      --cache-only            hold every trace to its page cache alone\n"
 	      "  -h, --help                  this help\n"
 	      "\n"
-	      "Exit status: 0 all within tolerance, 1 usage error, 2 bad trace or no\n"
-	      "footprint it can be held to, 4 a difference beyond its tolerance.\n", f);
+	      "No footprint the trace can be held to is bad data (2); a difference\n"
+	      "beyond its tolerance is a missed target (4).\n"
+	      EXIT_STATUS_HELP, f);
 }
 
 /* What a trace recorded, and the model at the time of each footprint event. */
@@ -96,7 +97,7 @@ int cmd_fidelity(int argc, char **argv)
 		case 't':
 		case 'c':
 			v = strtod(optarg, &end);
-			if (end == optarg || *end || v < 0) {
+			if (end == optarg || *end || !(v >= 0 && v <= 1e6)) {	/* not NaN */
 				msg("fidelity: --%s '%s': expected a percentage",
 				    opt == 't' ? "tmpfs-tolerance" : "cache-tolerance", optarg);
 				return EXIT_USAGE;

@@ -35,7 +35,7 @@ static void replay_usage(FILE *f)
 	      "  -h, --help            this help\n"
 	      "\n", f);
 	host_options_strategies(f);
-	fputs("\nExit status: 0 ok, 1 usage error, 2 bad trace, 3 --check failure.\n", f);
+	fputs("\n" EXIT_STATUS_HELP, f);
 }
 
 enum { O_CSV = HOST_O_END, O_JSON, O_PAGES, O_SERIES, O_STEP };
@@ -84,10 +84,12 @@ int cmd_replay(int argc, char **argv)
 			o->copies = (unsigned)v;
 			break;
 		case O_CSV:
-			out = OUT_CSV;
-			break;
 		case O_JSON:
-			out = OUT_JSON;
+			if (out != OUT_TABLE && out != (c == O_CSV ? OUT_CSV : OUT_JSON)) {
+				msg("replay: --csv and --json exclude each other");
+				return EXIT_USAGE;
+			}
+			out = c == O_CSV ? OUT_CSV : OUT_JSON;
 			break;
 		case O_PAGES:
 			pages = true;
@@ -121,8 +123,10 @@ int cmd_replay(int argc, char **argv)
 	}
 	o->progress = !quiet && isatty(STDERR_FILENO);
 	if (series_path) {
-		if (output_open(&series, series_path))
+		if (output_not_input(series_path, argv + optind, (unsigned)(argc - optind)))
 			return EXIT_USAGE;
+		if (output_open(&series, series_path))
+			return EXIT_OUTPUT;
 		o->series = series.f;
 		fputs("strategy,time_s,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,"
 		      "overhead_mib,total_mib,swap_used_mib\n", o->series);
@@ -140,11 +144,14 @@ int cmd_replay(int argc, char **argv)
 				output_abort(&series);
 			return rc;
 		}
+		if (replay_failed(&res[nres]))
+			msg("%s: simulator failure: %s; at %s", res[nres].label,
+			    res[nres].find.first_other, res[nres].fail_at);
 		failed |= replay_failed(&res[nres]);
 		nres++;
 	}
 	if (series_path && output_commit(&series))
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	if (out == OUT_CSV)
 		report_csv(stdout, res, nres, pages);
 	else if (out == OUT_JSON)

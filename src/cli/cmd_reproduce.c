@@ -23,6 +23,7 @@
 #include "strategy/registry.h"
 #include "trace/gen.h"
 #include "util/keyval.h"
+#include "util/cleanup.h"
 #include "util/util.h"
 
 #define MAX_TRACES 32
@@ -72,8 +73,8 @@ static void repro_usage(FILE *f)
 	      "cache, table pages), without the per-instance overhead.  Density: the\n"
 	      "most instances booted one after another before the first swap-out.\n"
 	      "\n"
-	      "Exit status: 0 all figures within tolerance, 1 usage error, 2 bad\n"
-	      "config, profile or trace, 4 a figure outside its tolerance.\n", f);
+	      "A figure outside its tolerance is a missed target (4).\n"
+	      EXIT_STATUS_HELP, f);
 }
 
 static int load_config(const char *path, struct repro_config *c, char *err, size_t errlen)
@@ -343,7 +344,12 @@ int cmd_reproduce(int argc, char **argv)
 	/* the synthetic trace lives only for this run */
 	snprintf(synth, sizeof(synth), "%s/anonsim-repro-%ld.atr",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+	if (cleanup_add(synth)) {
+		msg("out of memory");
+		return EXIT_OUTPUT;
+	}
 	if ((rc = trace_generate(&prof, synth, NULL, err, sizeof(err)))) {
+		cleanup_forget(synth);
 		msg("%s", err);
 		return rc;
 	}
@@ -353,19 +359,22 @@ int cmd_reproduce(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/footprint.csv", data);
 		if (output_open(&fp, path)) {
 			unlink(synth);
-			return EXIT_USAGE;
+			cleanup_forget(synth);
+			return EXIT_OUTPUT;
 		}
 		snprintf(path, sizeof(path), "%s/density.csv", data);
 		if (output_open(&dens, path)) {
 			output_abort(&fp);
 			unlink(synth);
-			return EXIT_USAGE;
+			cleanup_forget(synth);
+			return EXIT_OUTPUT;
 		}
 		fputs("trace,strategy,tmpfs_mib,cache_mib,total_mib,published_mib\n", fp.f);
 		density_csv_header(dens.f);
 	}
 	rc = measure(synth, &c, jobs, false, &row, data ? dens.f : NULL, err, sizeof(err));
 	unlink(synth);
+	cleanup_forget(synth);
 	if (rc) {
 		msg("%s", err);
 		if (data) {
@@ -428,6 +437,6 @@ int cmd_reproduce(int argc, char **argv)
 		       row.mib_no_ra[0] - row.mib_no_ra[1]);
 	}
 	if (data && (output_commit(&fp) | output_commit(&dens)))
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	return missed ? EXIT_TARGET : EXIT_OK;
 }

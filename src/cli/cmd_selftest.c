@@ -24,7 +24,8 @@ static void usage(FILE *out)
 		"Check the block-table and map-count reference code for every\n"
 		"geometry: table boundaries, a randomized run against a flat array,\n"
 		"and /dev/anon mmap/munmap/reclaim in both variants.  Prints\n"
-		"\"ok CHECK\" per check; exit status 0 if all pass, 3 otherwise.\n");
+		"\"ok CHECK\" per check; a check that fails is a bug (3).\n"
+		EXIT_STATUS_HELP);
 }
 
 static int report(const char *name, const char *what, int ret, const char *err)

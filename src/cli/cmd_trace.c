@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "trace/trace.h"
 #include "util/util.h"
 
@@ -37,8 +38,7 @@ static void usage(FILE *out)
 		"  import   a trace from the strace log of a UML run\n"
 		"           (anonsim trace import --help)\n"
 		"\n"
-		"Exit status: 0 success, 1 usage error, 2 bad or unreadable trace\n"
-		"(the message names the file, the line or record and byte offset).\n");
+		EXIT_STATUS_HELP);
 }
 
 static struct trace_reader *open_or_complain(const char *path)
@@ -51,7 +51,8 @@ static struct trace_reader *open_or_complain(const char *path)
 	return r;
 }
 
-/* Run every event of @r through @fn; EXIT_OK or EXIT_DATA after a message. */
+/* Run every event of @r through @fn: EXIT_OK, EXIT_DATA after a message,
+ * or EXIT_OUTPUT if @fn could not write (main reports standard output). */
 static int each_event(struct trace_reader *r, int (*fn)(void *, const struct trace_event *),
 		      void *arg)
 {
@@ -60,7 +61,7 @@ static int each_event(struct trace_reader *r, int (*fn)(void *, const struct tra
 
 	while ((rc = trace_next(r, &ev)) > 0)
 		if (fn(arg, ev))
-			return EXIT_DATA;
+			return EXIT_OUTPUT;
 	if (rc < 0) {
 		msg("%s", trace_error(r));
 		return EXIT_DATA;
@@ -271,6 +272,8 @@ static int trace_convert(const char *in, const char *out)
 		msg("%s: output name must end in .trace, .atr, .trace.gz or .atr.gz", out);
 		return EXIT_USAGE;
 	}
+	if (output_not_input(out, (char *const *)&in, 1))
+		return EXIT_USAGE;
 	r = open_or_complain(in);
 	if (!r)
 		return EXIT_DATA;
@@ -278,7 +281,7 @@ static int trace_convert(const char *in, const char *out)
 	if (!w) {
 		msg("%s", err);
 		trace_close(r);
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	}
 	while ((rc = trace_next(r, &ev)) > 0 && !trace_write(w, ev))
 		;
@@ -292,7 +295,7 @@ static int trace_convert(const char *in, const char *out)
 	/* after a failed trace_write, commit reports it and removes the file */
 	if (trace_writer_commit(w, err, sizeof(err))) {
 		msg("%s", err);
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	}
 	return EXIT_OK;
 }
@@ -318,17 +321,13 @@ static int trace_cat(const char *path)
 	if (!text) {
 		msg("out of memory");
 		trace_close(r);
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	}
 	trace_format_header(trace_header(r), text, TRACE_HEADER_TEXT_MAX);
 	fputs(text, stdout);
 	free(text);
 	rc = each_event(r, cat_event, (void *)trace_header(r));
 	trace_close(r);
-	if (fflush(stdout) || ferror(stdout)) {
-		msg("error writing standard output");
-		return EXIT_DATA;
-	}
 	return rc;
 }
 

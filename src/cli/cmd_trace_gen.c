@@ -32,7 +32,7 @@ static void gen_usage(FILE *f)
 	      "  backing ID        backing identity of the device (default: the ordering's)\n"
 	      "  note TEXT         a note for the header; may repeat\n"
 	      "\n"
-	      "Exit status: 0 success, 1 usage error, 2 bad profile or ordering trace.\n", f);
+	      EXIT_STATUS_HELP, f);
 }
 
 int cmd_trace_gen(int argc, char **argv)

@@ -61,8 +61,9 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg, const char *cmd
 		hc->variant = arg;
 		return 0;
 	case 'm':
-		if (parse_size(arg, &o->host_mem) || (o->host_mem && o->host_mem < 4096))
-			return bad_option_value(cmd, "--host-mem", arg, "a size such as 512M");
+		/* 0 would be unlimited, the default: not a host one can ask for */
+		if (parse_size(arg, &o->host_mem) || o->host_mem < 4096)
+			return bad_option_value(cmd, "--host-mem", arg, "a size such as 512M (at least 4K)");
 		return 0;
 	case HOST_O_SWAP:
 		if (parse_size(arg, &o->swap))

@@ -10,6 +10,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,9 +34,25 @@ static void usage(FILE *out)
 	fprintf(out,
 		"\n"
 		"Run \"anonsim COMMAND --help\" for a command's options.\n"
-		"Exit status: 0 success, 1 usage error, 2 bad input data,\n"
-		"3 internal invariant failure, 4 a figure missed its target.\n"
+		EXIT_STATUS_HELP
 		"See anonsim(1).\n");
+}
+
+/* What a command printed must have reached its destination (a full disk,
+ * /dev/full, a closed pipe): else the run failed, whatever it found. */
+static int close_stdout(int rc)
+{
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+	int saved = errno;
+
+	if (fclose(stdout) && !bad) {
+		bad = 1;
+		saved = errno;
+	}
+	if (!bad)
+		return rc;
+	msg("standard output: write failed: %s", saved ? strerror(saved) : "I/O error");
+	return rc == EXIT_OK || rc == EXIT_TARGET ? EXIT_OUTPUT : rc;
 }
 
 int main(int argc, char **argv)
@@ -48,16 +65,16 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
-		return EXIT_OK;
+		return close_stdout(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("anonsim %s\n", PACKAGE_VERSION);
-		return EXIT_OK;
+		return close_stdout(EXIT_OK);
 	}
 	c = command_find(argv[1]);
 	if (!c) {
 		msg("unknown command '%s' (see anonsim --help)", argv[1]);
 		return EXIT_USAGE;
 	}
-	return c->run(argc - 1, argv + 1);
+	return close_stdout(c->run(argc - 1, argv + 1));
 }

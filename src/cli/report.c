@@ -159,8 +159,8 @@ void report_table(FILE *f, const struct replay_result *r, unsigned n, bool pages
 	}
 	for (i = 0; i < n; i++)
 		if (r[i].find.other)
-			fprintf(f, "%s: simulator failure: %s\n", r[i].label,
-				r[i].find.first_other);
+			fprintf(f, "%s: simulator failure: %s; at %s\n", r[i].label,
+				r[i].find.first_other, r[i].fail_at);
 }
 
 void report_csv(FILE *f, const struct replay_result *r, unsigned n, bool pages)

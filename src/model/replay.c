@@ -26,6 +26,7 @@ struct cursor {
 	const struct trace_event *ev;
 	bool have, done, started;
 	uint64_t start_us;		/* trace time 0 of this instance on the host clock */
+	uint64_t index;			/* events of this trace applied */
 	struct instance in;
 };
 
@@ -134,6 +135,27 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 	    h->pages[CAT_SWAP_TABLE] != h->kctx.held[KAPI_PAGE_SWAP_TABLE] ||
 	    h->pages[CAT_MAP_TABLE] != h->kctx.held[KAPI_PAGE_MAP_TABLE])
 		inst_fail(&c[0].in, "host totals disagree with the pages", 0);
+}
+
+/* A simulator failure was just found: name the trace, event and its text. */
+static void note_failure(struct replay_result *res, const struct cursor *cur)
+{
+	char text[TRACE_EVENT_TEXT_MAX];
+
+	trace_format_event(trace_header(cur->r), cur->ev, text, sizeof(text));
+	text[strcspn(text, "\n")] = '\0';
+	snprintf(res->fail_at, sizeof(res->fail_at), "%s: event %" PRIu64 " (%s)",
+		 cur->path, cur->index, text);
+}
+
+static bool any_failure(const struct cursor *c, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].in.find.other)
+			return true;
+	return false;
 }
 
 static void series_line(FILE *f, const char *label, const struct host *h)
@@ -387,8 +409,14 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 		}
 		instance_event(&cur->in, cur->ev);
 		nev++;
-		if (o->check && nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0)
+		if (o->check && nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0) {
 			audit(&h, c, n);
+			if (!res->fail_at[0] && any_failure(c, n))
+				note_failure(res, cur);
+		}
+		if (cur->in.find.other && !res->fail_at[0])
+			note_failure(res, cur);
+		cur->index++;
 		if (o->series && h.now_us >= next_series) {
 			series_line(o->series, res->label, &h);
 			next_series = h.now_us + o->series_step_us;
@@ -426,6 +454,9 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 		res->find.pages_leaked = h.pages[CAT_TMPFS] + h.swap_used;
 	if (o->check)
 		attribute(res);
+	if (res->find.other && !res->fail_at[0])
+		snprintf(res->fail_at, sizeof(res->fail_at), "%s: after the last event",
+			 npaths == 1 ? paths[0] : "the traces");
 	rc = 0;
 out:
 	for (i = 0; i < n; i++) {

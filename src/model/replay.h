@@ -75,6 +75,7 @@ struct replay_result {
 	struct read_stats reads;
 	struct host_calls calls;
 	struct findings find;		/* summed over instances */
+	char fail_at[400];		/* where find.other first rose: "FILE: event I (TEXT)" */
 	unsigned long defects[ANON_NR_DEFECTS];
 	uint64_t events, end_us;
 	unsigned instances;

@@ -30,8 +30,9 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 		return;
 	}
 	inst_dev_read(in, ev, false);
-	/* the memory file under pages not yet file-mapped goes, run by run */
-	for (i = 0; i <= np; i++) {
+	/* the memory file under pages not yet file-mapped goes, run by run
+	 * (before UML maps its memory, nothing of it lies under them) */
+	for (i = 0; i <= np && in->phys_base != UINT64_MAX; i++) {
 		if (i < np && !inst_page_get(in, ev->page + i).file) {
 			run++;
 			continue;
@@ -63,6 +64,8 @@ void ubd_mmap_restore(struct instance *in, uint64_t p)
 	if (!inst_page_get(in, p).file)
 		return;
 	inst_unmap_file(in, p);
+	if (in->phys_base == UINT64_MAX)
+		return;	/* UML has not mapped its memory yet: nothing to restore */
 	in->calls.mmap++;
 	inst_mem_mmap(in, p, 1);
 }

@@ -225,7 +225,7 @@ static __attribute__((noinline)) int decode_named(struct trace_reader *r,
  *	kind		a	b	c	first span	second span
  *	read, write	offset	length	page	(a, b) device	(c, pages of b) memory
  *	touch, free	page	count	-	(a, b) memory	(0, b) 2^64: holds
- *	mmap, mapdup	addr	length	offset	(a, b) 2^64	(c, b) 2^64
+ *	mmap, mapdup	addr	length	offset	(a, b) 2^64	(c, b) memory
  *	munmap		addr	length	-	(a, b) 2^64	(0, b) 2^64
  */
 #define SLOTS(sh, fa, fb, fc) do {					\
@@ -276,6 +276,8 @@ void binary_shapes_init(struct trace_reader *r)
 			default:	/* mmap, munmap, mapdup */
 				sh->third = k == EV_MUNMAP ? 0 : UINT64_MAX;
 				sh->lim1 = UINT64_MAX;
+				if (k != EV_MUNMAP)
+					sh->lim2 = rules->mem_bytes;
 				sh->align1 = sh->align2 = (uint32_t)rules->page_mask;
 				SLOTS(sh, addr, length, offset);	/* munmap's c: 0 */
 				break;

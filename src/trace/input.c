@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * input.c - a trace's bytes, read ahead.  A thread pulls the data
- * through zlib (plain data passes through, gzip data is inflated) into a
+ * input.c - a trace's bytes, read ahead.  A thread reads the data
+ * (plain data as it is, gzip data inflated member by member) into a
  * ring of chunks while the decoder works on the chunk before: reading or
  * inflating and decoding then take the time of the slower of the two, not
  * of both.
@@ -38,8 +38,16 @@
 /* Wake a sleeping reader only when this many chunks are free: fewer wake-ups. */
 #define WAKE_FREE 3
 
+#define ZBUF_BYTES (64 * 1024)	/* compressed data read at a time */
+
 struct trace_input {
-	gzFile gz;
+	int fd;
+	int gzip;			/* inflate the data, member after member */
+	z_stream zs;
+	unsigned char *zbuf;
+	uint64_t zoff;			/* file offset of zs.next_in */
+	uint64_t member;		/* file offset where the current member starts */
+	int member_done, raw_eof;
 	struct input_chunk first;	/* read by the caller */
 	unsigned char *first_mem;
 	int first_taken;
@@ -99,12 +107,140 @@ static void ring_free(unsigned char *p)
 		munmap(p, RING_BYTES);
 }
 
-/* gzerror's message without the name of the file zlib puts first. */
-static const char *gz_why(gzFile gz, int *errnum)
+/* Read more compressed data when all of it is used: -1 on a read error. */
+static int zfill(struct trace_input *in)
 {
-	const char *why = gzerror(gz, errnum), *colon = strrchr(why, ':');
+	ssize_t n;
 
-	return colon && colon[1] == ' ' ? colon + 2 : why;
+	if (in->zs.avail_in || in->raw_eof)
+		return 0;
+	do
+		n = read(in->fd, in->zbuf, ZBUF_BYTES);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	in->raw_eof = n == 0;
+	in->zs.next_in = in->zbuf;
+	in->zs.avail_in = (uInt)n;
+	return 0;
+}
+
+/*
+ * Whether another gzip member follows the one just ended: 1, 0 at the
+ * end of the file, -1 if something else follows (trailing data, or a
+ * member whose header is damaged).
+ */
+static int next_member(struct trace_input *in)
+{
+	if (zfill(in))
+		return -2;
+	if (!in->zs.avail_in)
+		return 0;
+	if (in->zs.next_in[0] != 0x1f)
+		return -1;
+	if (in->zs.avail_in == 1) {	/* its second byte in the next read */
+		in->zbuf[0] = 0x1f;
+		in->zs.next_in = in->zbuf;
+		in->zs.avail_in = 0;
+		do {
+			ssize_t n = read(in->fd, in->zbuf + 1, ZBUF_BYTES - 1);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				return -2;
+			in->raw_eof = n == 0;
+			in->zs.avail_in = 1 + (uInt)n;
+			break;
+		} while (1);
+		if (in->zs.avail_in == 1)
+			return -1;
+	}
+	return in->zs.next_in[1] == 0x8b ? 1 : -1;
+}
+
+/*
+ * Inflate up to @want bytes into @out: the number (0 at the clean end), or
+ * -1 with @c's error set.  Members are read to the end of the file; what
+ * follows the last one, and every break, is named by its byte offset in
+ * the file (as gzip -t finds it).
+ */
+static long inflate_some(struct trace_input *in, unsigned char *out, size_t want,
+			 struct input_chunk *c)
+{
+	z_stream *zs = &in->zs;
+
+	zs->next_out = out;
+	zs->avail_out = (uInt)want;
+	while (zs->avail_out == want) {
+		uInt before;
+		int rc;
+
+		if (in->member_done) {
+			rc = next_member(in);
+			if (rc == 0)
+				return 0;
+			if (rc == -2)
+				goto read_error;
+			if (rc < 0) {
+				c->errnum = Z_DATA_ERROR;
+				snprintf(c->why, sizeof(c->why),
+					 "data after the last gzip member, at byte %llu of the file",
+					 (unsigned long long)in->zoff);
+				return -1;
+			}
+			inflateReset(zs);
+			in->member_done = 0;
+			in->member = in->zoff;
+		}
+		if (zfill(in))
+			goto read_error;
+		if (!zs->avail_in && in->raw_eof) {
+			c->errnum = Z_BUF_ERROR;
+			snprintf(c->why, sizeof(c->why),
+				 "unexpected end of file at byte %llu, in the gzip member from byte %llu",
+				 (unsigned long long)in->zoff, (unsigned long long)in->member);
+			return -1;
+		}
+		before = zs->avail_in;
+		rc = inflate(zs, Z_NO_FLUSH);
+		in->zoff += before - zs->avail_in;
+		if (rc == Z_STREAM_END)
+			in->member_done = 1;
+		else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			c->errnum = rc == Z_MEM_ERROR ? Z_MEM_ERROR : Z_DATA_ERROR;
+			snprintf(c->why, sizeof(c->why),
+				 "%s, at byte %llu of the file, in the gzip member from byte %llu",
+				 zs->msg ? zs->msg : "bad data", (unsigned long long)in->zoff,
+				 (unsigned long long)in->member);
+			return -1;
+		}
+	}
+	return (long)(want - zs->avail_out);
+read_error:
+	c->errnum = Z_ERRNO;
+	c->sys_errno = errno;
+	snprintf(c->why, sizeof(c->why), "%s", strerror(errno));
+	return -1;
+}
+
+/* Up to @want bytes of the data (inflated if it is gzip), as inflate_some. */
+static long read_some(struct trace_input *in, unsigned char *out, size_t want,
+		      struct input_chunk *c)
+{
+	ssize_t n;
+
+	if (in->gzip)
+		return inflate_some(in, out, want, c);
+	do
+		n = read(in->fd, out, want);
+	while (n < 0 && errno == EINTR);
+	if (n >= 0)
+		return (long)n;
+	c->errnum = Z_ERRNO;
+	c->sys_errno = errno;
+	snprintf(c->why, sizeof(c->why), "%s", strerror(errno));
+	return -1;
 }
 
 /* Fill @c from the stream with @want bytes, unless the data ends or breaks. */
@@ -114,22 +250,14 @@ static void fill_chunk(struct trace_input *in, struct input_chunk *c, size_t wan
 	c->end = 0;
 	c->errnum = Z_OK;
 	while (c->len < want) {
-		int n = gzread(in->gz, c->data + c->len, (unsigned)(want - c->len));
-		const char *why;
+		long n = read_some(in, c->data + c->len, want - c->len, c);
 
 		if (n > 0) {
 			c->len += (size_t)n;
 			continue;
 		}
 		c->end = 1;
-		c->sys_errno = errno;
-		why = gz_why(in->gz, &c->errnum);
-		if (n == 0 && c->errnum == Z_OK)
-			return;		/* the clean end */
-		if (c->errnum == Z_OK)	/* -1 without a reason: say so */
-			c->errnum = Z_STREAM_ERROR;
-		snprintf(c->why, sizeof(c->why), "%s", why);
-		return;
+		return;		/* the clean end (n == 0), or the error set */
 	}
 }
 
@@ -272,13 +400,20 @@ static void *read_ahead(void *arg)
 
 static int start_thread(struct trace_input *in);
 
-struct trace_input *input_open(gzFile gz, int early)
+struct trace_input *input_open(int fd, int gzip, int early)
 {
 	struct trace_input *in = calloc(1, sizeof(*in));
 	const char *off;
 
 	if (!in)
 		return NULL;
+	in->fd = fd;
+	in->gzip = gzip;
+	if (gzip && (!(in->zbuf = malloc(ZBUF_BYTES)) || inflateInit2(&in->zs, 15 + 16) != Z_OK)) {
+		free(in->zbuf);
+		free(in);
+		return NULL;
+	}
 	/*
 	 * Zeroed: the decoder's loads may reach past the data.  The room
 	 * before it serves only if there is no thread and this buffer is
@@ -286,10 +421,12 @@ struct trace_input *input_open(gzFile gz, int early)
 	 */
 	in->first_mem = calloc(1, INPUT_HEAD + INPUT_FIRST_CHUNK + TRACE_BUF_SLACK);
 	if (!in->first_mem) {
+		if (gzip)
+			inflateEnd(&in->zs);
+		free(in->zbuf);
 		free(in);
 		return NULL;
 	}
-	in->gz = gz;
 	in->first.data = in->first_mem + INPUT_HEAD;
 	off = getenv("ANONSIM_READAHEAD");
 	in->no_thread = off && !strcmp(off, "0");	/* see anonsim(1) */
@@ -402,7 +539,10 @@ void input_close(struct trace_input *in)
 		pthread_mutex_destroy(&in->lock);
 		ring_free(in->mem);
 	}
-	gzclose_r(in->gz);
+	if (in->gzip)
+		inflateEnd(&in->zs);
+	free(in->zbuf);
+	close(in->fd);
 	free(in->first_mem);
 	free(in);
 }

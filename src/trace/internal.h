@@ -27,7 +27,7 @@ extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
 #define TRACE_BIN_REC_MAX	(1 + 8 + 8 + 1 + TRACE_NAME_MAX)
 
 /*
- * Input chunks (trace_input.c): large enough that gzread fills them
+ * Input chunks (trace_input.c): large enough that inflate fills them
  * without an extra copy.  The room before the data holds the unread tail
  * of the chunk before, up to the largest piece a decoder asks for in one
  * piece (the binary header block); the slack after it leaves room for the
@@ -46,16 +46,17 @@ struct input_chunk {
 	int end;		/* the data ends after this chunk, cleanly or not */
 	int errnum;		/* zlib's error after the good bytes, or Z_OK */
 	int sys_errno;		/* errno, for Z_ERRNO */
-	char why[256];		/* zlib's message */
+	char why[256];		/* what broke, and at which byte of the file */
 };
 
 struct trace_input;
 
 /*
- * Read @gz, which input_close closes; NULL if out of memory.  @early:
- * the data is likely to outgrow the first chunk, so start the thread now.
+ * Read @fd, which input_close closes, inflating it if @gzip; NULL if out
+ * of memory.  @early: the data is likely to outgrow the first chunk, so
+ * start the thread now.
  */
-struct trace_input *input_open(gzFile gz, int early);
+struct trace_input *input_open(int fd, int gzip, int early);
 /*
  * The next chunk, waiting for it, with the @carry_len bytes at @carry
  * (the unread tail of the chunk before) put just before its data; the
@@ -89,6 +90,7 @@ int header_parser_finish(struct header_parser *p, char *why, size_t len);
 struct trace_rules {
 	const struct trace_header *h;
 	uint64_t mem_pages;
+	uint64_t mem_bytes;		/* where mappings of the memory file end */
 	uint64_t page_mask;
 	unsigned page_shift;
 	/* By device byte, 0 past nr_devices; [256], 0, for kinds with no device. */
@@ -131,15 +133,53 @@ static inline int trace_io_ok(const struct trace_rules *r, const struct trace_ev
 	       trace_pages_ok(r, ev->page, (ev->length + r->page_mask) >> r->page_shift);
 }
 
-/* No wrap past 2^64 - 1 in the address space or in the file. */
+/*
+ * No wrap past 2^64 - 1 in the address space; mmap and mapdup map pages of
+ * the memory file that lie within physical memory (munmap's offset is 0).
+ */
 static inline int trace_map_ok(const struct trace_rules *r, const struct trace_event *ev)
 {
 	return trace_span_ok(ev->addr, ev->length, UINT64_MAX, r->page_mask) &
-	       trace_span_ok(ev->offset, ev->length, UINT64_MAX, r->page_mask);
+	       trace_span_ok(ev->offset, ev->length,
+			     ev->kind == EV_MUNMAP ? UINT64_MAX : r->mem_bytes, r->page_mask);
 }
 /* 0 if @ev may follow an event at @prev_time, else -1 and the reason. */
 int trace_validate_event(const struct trace_rules *rules, uint64_t prev_time,
 			 const struct trace_event *ev, char *why, size_t len);
+/*
+ * The rules between events on UML's mappings of its memory file (FORMAT.md,
+ * "Mappings"): which physical pages are mapped at their own address.  The
+ * page numbers from 0 to memory / page size are cut into segments of one
+ * state; mappings are few, so the segments are few.
+ */
+enum own_state {
+	OWN_NEVER,
+	OWN_MAPPED,
+	OWN_UNMAPPED,
+	OWN_READ_EARLY,		/* read into before the first mmap: not mapped there */
+};
+
+struct own_seg {
+	uint64_t start;			/* first page; the segment runs to the next */
+	enum own_state state;
+};
+
+struct trace_maps {
+	uint64_t base;			/* address of page 0: the first mmap's address - offset */
+	int based;
+	struct own_seg *seg;
+	size_t nr, cap;
+};
+
+void trace_maps_init(struct trace_maps *m);
+void trace_maps_free(struct trace_maps *m);
+/*
+ * Apply @n events to @m, in order: the index of the first that breaks a
+ * rule (the reason in @why), or @n.
+ */
+size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
+			const struct trace_event *ev, size_t n, char *why, size_t len);
+
 /* Does @name lie in the phase/footprint alphabet (one printable word)? */
 int trace_name_ok(const char *name, size_t len);
 int trace_device_index(const struct trace_header *h, const char *name);
@@ -195,6 +235,8 @@ struct trace_reader {
 	struct rec_shape shapes[256];
 	/* binary: batches still to decode by shape, before runs are tried again */
 	unsigned by_shape;
+	struct trace_maps maps;	/* the rules between events */
+	uint64_t handed;	/* events decoded before the current batch */
 	char err[1024];
 };
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * reader.c - open a trace (text or binary, plain or gzip: zlib reads
- * both transparently), tell the encodings apart by the first byte, and
+ * reader.c - open a trace (text or binary, plain or gzip: input.c
+ * inflates gzip data, every member), tell the encodings apart by the first byte, and
  * hand out events from the decoder of that encoding.  Bytes come through
  * one large buffer, so decoding makes no system call per event.
  */
@@ -18,13 +18,6 @@
 
 #include "trace/internal.h"
 
-/*
- * zlib's buffer: zlib reads straight into ours when asked for twice its
- * size.  Plain data only passes through it while zlib looks at the first
- * bytes, and a small one is fewer fresh pages to fault in at the start.
- */
-#define GZ_BUFFER	(64 * 1024)
-#define PLAIN_BUFFER	(8 * 1024)
 
 void reader_fail(struct trace_reader *r, const char *fmt, ...)
 {
@@ -115,31 +108,23 @@ static struct trace_reader *reader_start(int fd, const char *name,
 {
 	struct trace_reader *r = calloc(1, sizeof(*r));
 	int gzip = looks_gzip(fd);
-	gzFile gz = gzdopen(fd, "rb");
 	struct stat st;
 	int big;
 	unsigned char c;
 	long n;
 	int rc;
 
-	if (!gz) {
-		snprintf(err, errlen, "%s: cannot read", name);
-		close(fd);
-		free(r);
-		return NULL;
-	}
 	/* More than the first chunk, compressed about four to one. */
 	big = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
 	      st.st_size > (off_t)(gzip ? INPUT_FIRST_CHUNK / 4 : INPUT_FIRST_CHUNK);
 	if (r) {
 		r->path = strdup(name);
-		gzbuffer(gz, gzip ? GZ_BUFFER : PLAIN_BUFFER);
-		r->in = input_open(gz, big);
+		r->in = input_open(fd, gzip, big);
 	}
 	if (!r || !r->path || !r->in) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		if (!r || !r->in)
-			gzclose(gz);
+			close(fd);
 		trace_close(r);
 		return NULL;
 	}
@@ -193,6 +178,30 @@ int trace_is_binary(const struct trace_reader *r)
 	return r->binary;
 }
 
+/*
+ * The rules between events, over the batch just decoded: the events before
+ * one that breaks them are handed out, then the error.  Its place is the
+ * event's index and text, as the decoders have moved on.  -1 if the
+ * batch's first event breaks them.
+ */
+static int check_between(struct trace_reader *r)
+{
+	size_t n = (size_t)(r->out.end - r->batch), k;
+	char why[512], text[TRACE_EVENT_TEXT_MAX];
+
+	k = trace_maps_apply(&r->maps, &r->rules, r->batch, n, why, sizeof(why));
+	if (k < n) {
+		trace_format_event(&r->h, &r->batch[k], text, sizeof(text));
+		text[strcspn(text, "\n")] = '\0';
+		snprintf(r->err, sizeof(r->err), "%s: event %llu (%s): %s", r->path,
+			 (unsigned long long)(r->handed + k), text, why);
+		r->failed = 1;
+		r->out.end = r->batch + k;
+	}
+	r->handed += k;
+	return k == 0 && n ? -1 : 0;
+}
+
 int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
 {
 	int rc;
@@ -203,6 +212,8 @@ int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
 	rc = r->binary ? binary_fill(r) : text_fill(r);
 	if (rc <= 0)
 		return rc;
+	if (check_between(r))
+		return -1;
 	*ev = r->out.next++;
 	return 1;
 }
@@ -228,6 +239,7 @@ void trace_close(struct trace_reader *r)
 	if (!r)
 		return;
 	input_close(r->in);
+	trace_maps_free(&r->maps);
 	free(r->path);
 	free(r);
 }

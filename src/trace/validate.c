@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace/internal.h"
@@ -41,6 +42,7 @@ void trace_rules_init(struct trace_rules *rules, const struct trace_header *h)
 	while (h->page_size >> rules->page_shift > 1)
 		rules->page_shift++;
 	rules->mem_pages = h->memory >> rules->page_shift;
+	rules->mem_bytes = h->memory;
 	rules->page_mask = h->page_size - 1;
 	for (i = 0; i < 257; i++)
 		rules->dev_size[i] = i < h->nr_devices ? h->devices[i].size : 0;
@@ -134,9 +136,10 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 		if (ev->length > UINT64_MAX - ev->addr)
 			return set_error(why, len, "%s: address 0x%llx + length %llu wraps around",
 				    kind, (ull)ev->addr, (ull)ev->length);
-		if (ev->kind != EV_MUNMAP && ev->length > UINT64_MAX - ev->offset)
-			return set_error(why, len, "%s: offset %llu + length %llu wraps around",
-				    kind, (ull)ev->offset, (ull)ev->length);
+		if (ev->kind != EV_MUNMAP &&
+		    (ev->offset > h->memory || ev->length > h->memory - ev->offset))
+			return set_error(why, len, "%s: file bytes %llu+%llu beyond physical memory (%llu bytes)",
+				    kind, (ull)ev->offset, (ull)ev->length, (ull)h->memory);
 		break;
 	case EV_PHASE:
 		if (!trace_name_ok(ev->name, strnlen(ev->name, TRACE_NAME_MAX)) ||
@@ -156,4 +159,192 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 		return set_error(why, len, "unknown event kind %d", (int)ev->kind);
 	}
 	return set_error(why, len, "%s: invalid", kind);
+}
+
+/* --- the rules between events: mappings of the memory file ---------------- */
+
+void trace_maps_init(struct trace_maps *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void trace_maps_free(struct trace_maps *m)
+{
+	free(m->seg);
+	trace_maps_init(m);
+}
+
+/* The segment holding page @p (segments start at 0 and are sorted). */
+static size_t seg_of(const struct trace_maps *m, uint64_t p)
+{
+	size_t lo = 0, hi = m->nr;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->seg[mid].start <= p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A segment boundary at page @p: the index of the segment starting there. */
+static int seg_split(struct trace_maps *m, uint64_t p, size_t *at)
+{
+	size_t i = seg_of(m, p);
+
+	if (m->seg[i].start == p) {
+		*at = i;
+		return 0;
+	}
+	if (m->nr == m->cap) {
+		size_t cap = m->cap * 2;
+		struct own_seg *s = realloc(m->seg, cap * sizeof(*s));
+
+		if (!s)
+			return -1;
+		m->seg = s;
+		m->cap = cap;
+	}
+	memmove(&m->seg[i + 2], &m->seg[i + 1], (m->nr - i - 1) * sizeof(*m->seg));
+	m->seg[i + 1] = (struct own_seg){ p, m->seg[i].state };
+	m->nr++;
+	*at = i + 1;
+	return 0;
+}
+
+/*
+ * Pages [lo, hi) become @to: all of them (@only_from == -1), or those in
+ * state @only_from.  Neighbours of one state are merged again.
+ */
+static int seg_set(struct trace_maps *m, const struct trace_rules *r, uint64_t lo,
+		   uint64_t hi, enum own_state to, int only_from)
+{
+	size_t a, b, i, j;
+
+	if (lo >= hi)
+		return 0;
+	if (seg_split(m, lo, &a))
+		return -1;
+	if (hi < r->mem_pages) {
+		if (seg_split(m, hi, &b))
+			return -1;
+	} else {
+		b = m->nr;
+	}
+	for (i = a; i < b; i++)
+		if (only_from < 0 || m->seg[i].state == (enum own_state)only_from)
+			m->seg[i].state = to;
+	for (i = j = 1; i < m->nr; i++)
+		if (m->seg[i].state != m->seg[j - 1].state)
+			m->seg[j++] = m->seg[i];
+	m->nr = j;
+	return 0;
+}
+
+/* Whether a page of [lo, hi) is in state @s (@all: every page is). */
+static int seg_any(const struct trace_maps *m, uint64_t lo, uint64_t hi,
+		   enum own_state s, int all)
+{
+	size_t i;
+
+	for (i = seg_of(m, lo); i < m->nr && m->seg[i].start < hi; i++)
+		if ((m->seg[i].state == s) != all)
+			return !all;
+	return all;
+}
+
+/* The pages whose own address [addr, addr + len) covers: [*lo, *hi). */
+static void own_pages(const struct trace_maps *m, const struct trace_rules *r,
+		      uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t d = addr - m->base, e = m->base - addr;
+
+	*lo = *hi = 0;
+	if (!m->based)
+		return;
+	if (d < r->mem_bytes) {
+		*lo = d >> r->page_shift;
+		*hi = len >= r->mem_bytes - d ? r->mem_pages : (d + len) >> r->page_shift;
+	} else if (e < len) {	/* the range starts below page 0's address */
+		*hi = len - e >= r->mem_bytes ? r->mem_pages : (len - e) >> r->page_shift;
+	}
+}
+
+static int maps_event(struct trace_maps *m, const struct trace_rules *r,
+		      const struct trace_event *ev, char *why, size_t len)
+{
+	const char *kind = trace_kind_names[ev->kind];
+	uint64_t lo, hi, n;
+	int rc = 0;
+
+	switch (ev->kind) {
+	case EV_READ:
+		n = (ev->length + r->page_mask) >> r->page_shift;
+		if (!m->based) {
+			rc = seg_set(m, r, ev->page, ev->page + n, OWN_READ_EARLY, -1);
+			break;
+		}
+		if (!seg_any(m, ev->page, ev->page + n, OWN_MAPPED, 1))
+			return set_error(why, len, "read: pages %llu+%llu are not all mapped at their own address (see Mappings in FORMAT.md)",
+				    (ull)ev->page, (ull)n);
+		return 0;
+	case EV_TOUCH:
+	case EV_FREE:
+		if (!m->based) {	/* what a read put there goes */
+			rc = seg_set(m, r, ev->page, ev->page + ev->count, OWN_NEVER, OWN_READ_EARLY);
+			break;
+		}
+		if (seg_any(m, ev->page, ev->page + ev->count, OWN_UNMAPPED, 0))
+			return set_error(why, len, "%s: pages %llu+%llu include a page whose own address was unmapped (see Mappings in FORMAT.md)",
+				    kind, (ull)ev->page, (ull)ev->count);
+		if (seg_any(m, ev->page, ev->page + ev->count, OWN_READ_EARLY, 0))
+			return set_error(why, len, "%s: pages %llu+%llu include a page read into before the first mmap and not mapped at its own address since (see Mappings in FORMAT.md)",
+				    kind, (ull)ev->page, (ull)ev->count);
+		return 0;
+	case EV_MMAP:
+	case EV_MAPDUP:
+		if (!m->based && ev->kind == EV_MMAP) {
+			m->based = 1;
+			m->base = ev->addr - ev->offset;
+		}
+		if (m->based && ev->addr - ev->offset == m->base) {
+			lo = ev->offset >> r->page_shift;
+			rc = seg_set(m, r, lo, lo + (ev->length >> r->page_shift), OWN_MAPPED, -1);
+			break;
+		}
+		/* a mapping elsewhere replaces what it covers, as munmap would */
+		/* fall through */
+	case EV_MUNMAP:
+		own_pages(m, r, ev->addr, ev->length, &lo, &hi);
+		rc = seg_set(m, r, lo, hi, OWN_UNMAPPED, OWN_MAPPED);
+		break;
+	default:
+		return 0;
+	}
+	return rc ? set_error(why, len, "%s: out of memory", kind) : 0;
+}
+
+size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
+			const struct trace_event *ev, size_t n, char *why, size_t len)
+{
+	size_t i;
+
+	if (!m->seg) {
+		m->seg = malloc(8 * sizeof(*m->seg));
+		if (!m->seg) {
+			set_error(why, len, "out of memory");
+			return 0;
+		}
+		m->cap = 8;
+		m->nr = 1;
+		m->seg[0] = (struct own_seg){ 0, OWN_NEVER };
+	}
+	for (i = 0; i < n; i++)
+		if (ev[i].kind != EV_WRITE && ev[i].kind < EV_PHASE &&
+		    maps_event(m, r, &ev[i], why, len))
+			return i;
+	return n;
 }

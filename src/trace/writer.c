@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "trace/internal.h"
+#include "util/cleanup.h"
 
 #define WRITE_BUF (256 * 1024)
 
@@ -24,6 +25,7 @@ struct trace_writer {
 	int binary;
 	struct trace_header h;
 	struct trace_rules rules;
+	struct trace_maps maps;		/* the rules between events */
 	uint64_t prev_time;
 	uint64_t count;
 	unsigned char *buf;
@@ -71,8 +73,11 @@ static void writer_free(struct trace_writer *w)
 {
 	if (w->gz)
 		gzclose_w(w->gz);
-	if (w->tmp)
+	if (w->tmp) {
 		unlink(w->tmp);
+		cleanup_forget(w->tmp);
+	}
+	trace_maps_free(&w->maps);
 	free(w->buf);
 	free(w->tmp);
 	free(w->path);
@@ -189,6 +194,12 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 
 	sprintf(w->tmp, "%s.tmpXXXXXX", path);
 	fd = mkstemp(w->tmp);
+	if (fd >= 0 && cleanup_add(w->tmp)) {
+		close(fd);
+		unlink(w->tmp);
+		fd = -1;
+		errno = ENOMEM;
+	}
 	if (fd < 0) {
 		writer_fail(w, "cannot create a temporary file beside it: %s", strerror(errno));
 		free(w->tmp);
@@ -238,7 +249,8 @@ int trace_write(struct trace_writer *w, const struct trace_event *ev)
 
 	if (w->err[0])
 		return -1;
-	if (trace_validate_event(&w->rules, w->prev_time, ev, why, sizeof(why))) {
+	if (trace_validate_event(&w->rules, w->prev_time, ev, why, sizeof(why)) ||
+	    !trace_maps_apply(&w->maps, &w->rules, ev, 1, why, sizeof(why))) {
 		writer_fail(w, "event %llu: %s", (unsigned long long)w->count, why);
 		return -1;
 	}
@@ -266,6 +278,7 @@ int trace_writer_commit(struct trace_writer *w, char *err, size_t errlen)
 		else if (rename(w->tmp, w->path))
 			writer_fail(w, "cannot rename the temporary file into place: %s", strerror(errno));
 		else {
+			cleanup_forget(w->tmp);
 			free(w->tmp);
 			w->tmp = NULL;
 		}

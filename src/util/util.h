@@ -19,6 +19,7 @@ enum {
 	EXIT_DATA = 2,		/* bad input data: corrupt trace, unreadable file */
 	EXIT_INTERNAL = 3,	/* an invariant of the simulator itself broke */
 	EXIT_TARGET = 4,	/* a figure missed its target (reproduce, fidelity) */
+	EXIT_OUTPUT = 5,	/* an output could not be written, or the system failed us */
 };
 
 /* Print "anonsim: MESSAGE" on stderr. */

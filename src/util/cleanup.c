@@ -1,0 +1,80 @@
+/*
+ * cleanup.c - remove a command's temporary files when a signal ends it.
+ * The handler reads only what is complete: a slot's path is set before
+ * the slot counts, and cleared before it is freed.
+ */
+#include <config.h>
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/cleanup.h"
+
+#define CLEANUP_MAX 16	/* a command has a few outputs open at a time */
+
+static char *volatile paths[CLEANUP_MAX];
+
+static void on_signal(int sig)
+{
+	int i;
+
+	for (i = 0; i < CLEANUP_MAX; i++)
+		if (paths[i])
+			unlink(paths[i]);
+	_exit(128 + sig);
+}
+
+static void catch_signals(void)
+{
+	static int done;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	unsigned i;
+
+	if (done)
+		return;
+	done = 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* a signal ignored by whoever started us stays ignored */
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int cleanup_add(const char *path)
+{
+	char *copy = strdup(path);
+	int i;
+
+	if (!copy)
+		return -1;
+	catch_signals();
+	for (i = 0; i < CLEANUP_MAX; i++)
+		if (!paths[i]) {
+			paths[i] = copy;
+			return 0;
+		}
+	free(copy);
+	return -1;
+}
+
+void cleanup_forget(const char *path)
+{
+	int i;
+
+	for (i = 0; i < CLEANUP_MAX; i++)
+		if (paths[i] && !strcmp(paths[i], path)) {
+			char *p = paths[i];
+
+			paths[i] = NULL;
+			free(p);
+			return;
+		}
+}

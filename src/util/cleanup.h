@@ -1,0 +1,14 @@
+/*
+ * cleanup.h - files that exist only while a command runs (temporary
+ * outputs, scratch traces): removed on SIGINT, SIGTERM and SIGHUP, after
+ * which the process exits with 128 + the signal's number.
+ */
+#ifndef ANONSIM_CLEANUP_H
+#define ANONSIM_CLEANUP_H
+
+/* Remove @path if a signal ends the process: 0, or -1 (out of memory). */
+int cleanup_add(const char *path);
+/* @path is renamed or removed: a signal no longer touches it. */
+void cleanup_forget(const char *path);
+
+#endif
