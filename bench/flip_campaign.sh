@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # flip_campaign.sh - hostile-input campaign: random bit and byte flips of the
 # shipped and test traces.  Every flipped copy must either be refused by
 # "anonsim trace check" (exit 2) or replay cleanly (exit 0) under every

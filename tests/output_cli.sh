@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Outputs that never lie: a failed write of any output, standard output
 # included, exits 5 with a message and leaves no file behind; an output
 # that is also an input is refused before work starts (1); devices and

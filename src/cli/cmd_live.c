@@ -61,9 +61,10 @@ static void live_usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", (*s)->name,
 			(*s)->unavailable ? (*s)->unavailable : "runs live");
 	fputs("\nUnder -m the figures are reported, not judged: the kernel's reclaim is\n"
-	      "what is being measured.\n"
-	      "\nExit status: 0 ok, 1 usage error, 2 bad trace or a system call that\n"
-	      "failed (the message names it), 4 a difference beyond its tolerance.\n", f);
+	      "what is being measured.  A difference beyond its tolerance is a missed\n"
+	      "target (4); a system call that fails, which the message names, a\n"
+	      "system failure (5).\n"
+	      EXIT_STATUS_HELP, f);
 }
 
 /* Parse "-s LIST" into @runs; the number taken, or -1 after a message. */
@@ -205,7 +206,7 @@ int cmd_live(int argc, char **argv)
 		}
 	if (fflush(stdout) || ferror(stdout)) {
 		msg("live: writing the results failed");
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	}
 	return missed ? EXIT_TARGET : EXIT_OK;
 }

@@ -62,8 +62,8 @@ static void sweep_usage(FILE *f)
 	      "                        the file the sweep writes in one process\n"
 	      "  -h, --help            this help\n"
 	      "\n"
-	      "Exit status: 0 ok, 1 usage error, 2 bad trace or part, 3 simulator\n"
-	      "failure (--check).\n", f);
+	      "A part that is not one of the sweep's is bad data (2).\n"
+	      EXIT_STATUS_HELP, f);
 }
 
 enum {
@@ -224,7 +224,7 @@ static int emit_jobs(const char *dir, const char *anonsim, const struct passed *
 		fputc('\n', jobs.f);
 	}
 	if (output_commit(&jobs))
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	snprintf(path, sizeof(path), "%s/sweep.sbatch", dir);
 	if (output_open(&batch, path))
 		return EXIT_USAGE;
@@ -240,7 +240,7 @@ static int emit_jobs(const char *dir, const char *anonsim, const struct passed *
 	shell_word(batch.f, dir);
 	fputs("/jobs.txt)\nexec sh -c \"$line\"\n", batch.f);
 	if (output_commit(&batch))
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	fprintf(stderr, "sweep: %" PRIu64 " jobs in %s/jobs.txt; run them with\n"
 		"  parallel < %s/jobs.txt     (or: sbatch %s/sweep.sbatch)\n"
 		"then: anonsim sweep --merge -o sweep.csv %s/part-*.csv\n",
@@ -267,10 +267,10 @@ static int write_rows(const char *out_path, bool json, char *const *rows, uint64
 			fputs(rows[i], f);
 	}
 	if (out_path)
-		return output_commit(&of) ? EXIT_DATA : EXIT_OK;
+		return output_commit(&of) ? EXIT_OUTPUT : EXIT_OK;
 	if (fflush(stdout) || ferror(stdout)) {
 		msg("sweep: writing the results failed");
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	}
 	return EXIT_OK;
 }
@@ -390,6 +390,8 @@ int cmd_sweep(int argc, char **argv)
 		msg("sweep: --merge, --emit-jobs and --job exclude one another");
 		return EXIT_USAGE;
 	}
+	if (out_path && output_not_input(out_path, argv + optind, (unsigned)(argc - optind)))
+		return EXIT_USAGE;
 	if (merge) {
 		uint64_t n;
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "trace/import.h"
 #include "trace/trace.h"
 #include "util/util.h"
@@ -51,8 +52,8 @@ static void import_usage(FILE *f)
 	      "      --readahead KB    the host's readahead window to record\n"
 	      "  -h, --help            this help\n"
 	      "\n"
-	      "Exit status: 0 success, 1 usage error, 2 a log that cannot be read\n"
-	      "(the message names the line).\n", f);
+	      "A log that cannot be read is bad data (2; the message names the line).\n"
+	      EXIT_STATUS_HELP, f);
 }
 
 /* "FD=SIZE[:BACKING]" */
@@ -178,6 +179,8 @@ int cmd_trace_import(int argc, char **argv)
 		msg("trace import: expected one LOG (see anonsim trace import --help)");
 		return EXIT_USAGE;
 	}
+	if (output_not_input(out, argv + optind, 1))
+		return EXIT_USAGE;
 	rc = strace_import(argv[optind], &o, out, &events, &skipped, err, sizeof(err));
 	if (rc) {
 		msg("%s", err);
@@ -185,5 +188,5 @@ int cmd_trace_import(int argc, char **argv)
 	}
 	printf("%s: %" PRIu64 " events from %s; %" PRIu64 " calls left out (see its notes)\n",
 	       out, events, argv[optind], skipped);
-	return EXIT_OK;
+	return EXIT_OK;	/* a failure to write standard output: main says so, exit 5 */
 }

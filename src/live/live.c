@@ -312,10 +312,10 @@ static int observe(void *arg, unsigned k, const struct trace_event *ev,
 	struct run *r = arg;
 
 	if (!r->inst[k].started && (flush(r, err, errlen) || start_instance(r, k, err, errlen)))
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	if (r->batch_n && (r->batch_k != k || r->batch_n == BATCH_MAX || ev->kind == EV_PHASE) &&
 	    flush(r, err, errlen))
-		return EXIT_DATA;
+		return EXIT_OUTPUT;
 	if (ev->kind == EV_PHASE) {
 		struct point pt = { .time_us = h->now_us };
 
@@ -324,7 +324,7 @@ static int observe(void *arg, unsigned k, const struct trace_event *ev,
 		else
 			snprintf(pt.name, sizeof(pt.name), "%s", ev->name);
 		if (measure(r, &pt, err, errlen))
-			return EXIT_DATA;
+			return EXIT_OUTPUT;
 		pt.m_tmpfs = h->pages[CAT_TMPFS];
 		pt.m_cache = h->pages[CAT_CACHE];
 		pt.m_swap = h->swap_used;
@@ -403,7 +403,7 @@ int live_run(const char *path, const struct live_strategy *s,
 	struct trace_reader *tr;
 	char fstype[32], *paths[1] = { (char *)path };
 	int64_t ra_kb;
-	int rc = EXIT_DATA;
+	int rc = EXIT_OUTPUT;	/* the system failed us, unless said otherwise */
 	unsigned i;
 
 	*beyond = false;
@@ -456,7 +456,7 @@ int live_run(const char *path, const struct live_strategy *s,
 	rc = replay_run(paths, 1, strategy_find(s->name), ANON_FIXED, &mo, &res, err, errlen);
 	if (rc)
 		goto out;
-	rc = EXIT_DATA;
+	rc = EXIT_OUTPUT;
 	if (flush(&r, err, errlen))
 		goto out;
 	{

@@ -510,6 +510,8 @@ int strace_import(const char *log, const struct strace_import_opts *o,
 			break;	/* the commit says why */
 	if (trace_writer_commit(w, err, errlen)) {
 		w = NULL;
+		/* an event the trace rules refuse is the log's; else the disk's */
+		rc = i < nev ? EXIT_DATA : EXIT_OUTPUT;
 		goto out;
 	}
 	w = NULL;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cleanup.c - remove a command's temporary files when a signal ends it.
  * The handler reads only what is complete: a slot's path is set before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cleanup.h - files that exist only while a command runs (temporary
  * outputs, scratch traces): removed on SIGINT, SIGTERM and SIGHUP, after
