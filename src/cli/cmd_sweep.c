@@ -37,7 +37,8 @@ static void sweep_usage(FILE *f)
 	      "\n"
 	      "Options taking lists:\n"
 	      "  -s, --strategy LIST   strategies, or \"all\" (default: all)\n"
-	      "  -m, --host-mem LIST   host memory; 0 is unlimited (default: 0)\n"
+	      "  -m, --host-mem LIST   host memory sizes, or \"unlimited\" (default:\n"
+	      "                        unlimited; host_mem_bytes 0 in the rows)\n"
 	      "      --swap LIST       swap device size (default: 1G)\n"
 	      "      --policy LIST     modern, 2.4 (default: modern)\n"
 	      "      --readahead LIST  windows in KiB, or \"trace\": the window each\n"
@@ -136,6 +137,10 @@ static int parse_list(struct sweep_grid *g, int c, const char *list, unsigned *c
 				return bad_option_value("sweep", "--instances", tok,
 							"a number from 1 to 4096");
 			g->copies[(*count)++] = (unsigned)v;
+			continue;
+		}
+		if (c == 'm' && !strcmp(tok, "unlimited")) {
+			g->mem[(*count)++] = 0;
 			continue;
 		}
 		if (c == HOST_O_RA && !strcmp(tok, "trace")) {
