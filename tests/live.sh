@@ -3,7 +3,7 @@
 # anonsim live against the model: tmpfs pages equal and page cache within
 # 2 % at every phase and at the end, on the hand-made and shipped traces,
 # under every strategy that runs live; exact tmpfs figures worked out in
-# tests/live/phases.trace; the scratch files removed, also on a signal.
+# tests/live-traces/phases.trace; the scratch files removed, also on a signal.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 "$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
@@ -11,7 +11,7 @@
 	exit 77
 }
 mkdir "$tmp/scratch"
-phases="$top_srcdir/tests/live/phases.trace"
+phases="$top_srcdir/tests/live-traces/phases.trace"
 
 # check_rows CSV ROWS: every row within tolerance (tmpfs equal, cache 2 %)
 check_rows() {
