@@ -67,9 +67,18 @@ static int at_footprint(void *arg, unsigned k, const struct trace_event *ev,
 	return 0;
 }
 
-static double diff_pct(double pred, double meas)
+/* One figure's three columns, or dashes when not held; false when beyond @tol. */
+static bool print_figure(bool held, int64_t measured, uint64_t model, double tol)
 {
-	return meas ? 100.0 * (pred - meas) / meas : (pred ? INFINITY : 0);
+	double d;
+
+	if (!held) {
+		printf(" %9s %9s %7s", "-", "-", "-");
+		return true;
+	}
+	d = diff_pct((double)model, (double)measured);
+	printf(" %9lld %9llu %+6.1f%%", (long long)measured, (unsigned long long)model, d);
+	return fabs(d) <= tol;
 }
 
 int cmd_fidelity(int argc, char **argv)
@@ -127,7 +136,6 @@ int cmd_fidelity(int argc, char **argv)
 		char err[1024];
 		char *paths[1] = { argv[i] };
 		bool tmpfs_held, ok = true;
-		double d;
 		int rc;
 
 		o.observe = at_footprint;
@@ -145,22 +153,8 @@ int cmd_fidelity(int argc, char **argv)
 			return EXIT_DATA;
 		}
 		printf("%-36s", argv[i]);
-		if (tmpfs_held) {
-			d = diff_pct((double)fp.model_tmpfs, (double)fp.tmpfs);
-			ok &= fabs(d) <= tol_tmpfs;
-			printf(" %9lld %9llu %+6.1f%%", (long long)fp.tmpfs,
-			       (unsigned long long)fp.model_tmpfs, d);
-		} else {
-			printf(" %9s %9s %7s", "-", "-", "-");
-		}
-		if (fp.cache >= 0) {
-			d = diff_pct((double)fp.model_cache, (double)fp.cache);
-			ok &= fabs(d) <= tol_cache;
-			printf(" %9lld %9llu %+6.1f%%", (long long)fp.cache,
-			       (unsigned long long)fp.model_cache, d);
-		} else {
-			printf(" %9s %9s %7s", "-", "-", "-");
-		}
+		ok &= print_figure(tmpfs_held, fp.tmpfs, fp.model_tmpfs, tol_tmpfs);
+		ok &= print_figure(fp.cache >= 0, fp.cache, fp.model_cache, tol_cache);
 		puts(ok ? "" : "  beyond tolerance");
 		if (!tmpfs_held)
 			printf("  (tmpfs not held: %s)\n", cache_only ? "--cache-only" :

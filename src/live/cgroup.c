@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "live/cgroup.h"
+#include "live/measure.h"
 #include "live/scratch.h"
 #include "util/util.h"
 
@@ -42,17 +43,9 @@ static int write_file(const char *dir, const char *name, const char *text)
 static int64_t read_number(const char *name)
 {
 	char path[PATH_MAX + 64];
-	long long v;
-	FILE *f;
-	int ok;
 
 	snprintf(path, sizeof(path), "%s/%s", group, name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	ok = fscanf(f, "%lld", &v) == 1;
-	fclose(f);
-	return ok ? v : -1;
+	return read_number_file(path);
 }
 
 int cgroup_open(uint64_t limit, char *err, size_t errlen)

@@ -262,15 +262,10 @@ static int measure(struct run *r, struct point *pt, char *err, size_t errlen)
 	return 0;
 }
 
-static double diff_pct(double real, double model)
-{
-	return real ? 100.0 * (model - real) / real : (model ? INFINITY : 0);
-}
-
 static bool within(const struct point *pt, double tol)
 {
 	return pt->tmpfs == (int64_t)pt->m_tmpfs &&
-	       fabs(diff_pct((double)pt->cache, (double)pt->m_cache)) <= tol;
+	       fabs(diff_pct((double)pt->m_cache, (double)pt->cache)) <= tol;
 }
 
 static void put_time(FILE *f, int64_t us)
@@ -284,6 +279,8 @@ static void put_time(FILE *f, int64_t us)
 static void print_point(struct run *r, const struct point *pt)
 {
 	const struct live_opts *o = r->o;
+	/* without a memory limit, real and model must agree */
+	bool apart = !r->pressure && !within(pt, o->cache_tolerance);
 
 	if (o->csv) {
 		fprintf(r->out, "%s,%s,%u,%s,%.6f,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64
@@ -299,10 +296,9 @@ static void print_point(struct run *r, const struct point *pt)
 			" %7" PRId64 " %7" PRIu64 " %7" PRId64 " %7" PRIu64 "%s\n", pt->name,
 			pt->time_us / 1e6, pt->tmpfs, pt->m_tmpfs, pt->cache, pt->m_cache,
 			pt->swap, pt->m_swap, pt->swap_outs, pt->m_swap_outs,
-			r->pressure || within(pt, o->cache_tolerance) ? "" : "  beyond tolerance");
+			apart ? "  beyond tolerance" : "");
 	}
-	if (!r->pressure && !within(pt, o->cache_tolerance))
-		r->beyond = true;
+	r->beyond |= apart;
 }
 
 /* The model's hook: before event @ev of instance @k is applied. */

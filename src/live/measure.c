@@ -90,7 +90,7 @@ int64_t swap_used_pages(void)
 	return total < 0 || free_kb < 0 ? -1 : (total - free_kb) / 4;
 }
 
-static int64_t read_kb(const char *path)
+int64_t read_number_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	long long v;
@@ -114,16 +114,16 @@ int64_t readahead_kb_of(int fd)
 	/* the backing device the page cache reads ahead for */
 	snprintf(path, sizeof(path), "/sys/class/bdi/%u:%u/read_ahead_kb",
 		 major(st.st_dev), minor(st.st_dev));
-	kb = read_kb(path);
+	kb = read_number_file(path);
 	if (kb >= 0)
 		return kb;
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/read_ahead_kb",
 		 major(st.st_dev), minor(st.st_dev));
-	kb = read_kb(path);
+	kb = read_number_file(path);
 	if (kb >= 0)
 		return kb;
 	/* a partition: the queue is its disk's */
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/read_ahead_kb",
 		 major(st.st_dev), minor(st.st_dev));
-	return read_kb(path);
+	return read_number_file(path);
 }

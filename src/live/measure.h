@@ -27,6 +27,9 @@ void resident_view_close(struct resident_view *v);
 /* 4 KiB pages allocated to the file (st_blocks); -1 on failure. */
 int64_t allocated_pages(int fd);
 
+/* The non-negative number a file (sysfs, cgroupfs) holds; -1 if none. */
+int64_t read_number_file(const char *path);
+
 /* Swap in use on the host, in 4 KiB pages (/proc/meminfo); -1 if unknown. */
 int64_t swap_used_pages(void);
 

@@ -10,6 +10,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +21,13 @@
 #include "live/proc.h"
 #include "util/util.h"
 
-static int read_full(int fd, void *buf, size_t len)
+/* All @len bytes through the pipe @fd, whatever the kernel splits them into. */
+static int pipe_full(bool out, int fd, void *buf, size_t len)
 {
 	unsigned char *b = buf;
 
 	while (len) {
-		ssize_t n = read(fd, b, len);
+		ssize_t n = out ? write(fd, b, len) : read(fd, b, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -37,21 +39,14 @@ static int read_full(int fd, void *buf, size_t len)
 	return 0;
 }
 
+static int read_full(int fd, void *buf, size_t len)
+{
+	return pipe_full(false, fd, buf, len);
+}
+
 static int write_full(int fd, const void *buf, size_t len)
 {
-	const unsigned char *b = buf;
-
-	while (len) {
-		ssize_t n = write(fd, b, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		b += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return pipe_full(true, fd, (void *)buf, len);
 }
 
 static void __attribute__((noreturn))

@@ -308,7 +308,6 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	res->strat = s;
 	res->variant = variant;
 	res->instances = n;
-	res->measured_tmpfs = res->measured_cache = -1;
 	snprintf(res->label, sizeof(res->label), "%s%s", s->name,
 		 s->has_variants ? (variant == ANON_POSTED ? "/posted" : "/fixed") : "");
 	if (!c || !hdrs || !q.v ||
@@ -393,13 +392,6 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				goto out;
 			}
 			cur->started = true;
-		}
-		if (cur->ev->kind == EV_FOOTPRINT && k == 0) {
-			if (!strcmp(cur->ev->name, "tmpfs"))
-				res->measured_tmpfs = (int64_t)cur->ev->count;
-			else if (!strncmp(cur->ev->name, "cache:", 6))
-				res->measured_cache = (res->measured_cache < 0 ? 0 :
-						       res->measured_cache) + (int64_t)cur->ev->count;
 		}
 		if (o->observe) {
 			rc = o->observe(o->observe_arg, (unsigned)k, cur->ev, &h, err, errlen);

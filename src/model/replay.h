@@ -79,8 +79,6 @@ struct replay_result {
 	unsigned long defects[ANON_NR_DEFECTS];
 	uint64_t events, end_us;
 	unsigned instances;
-	/* what the first trace recorded at its end (-1: not recorded) */
-	int64_t measured_tmpfs, measured_cache;
 };
 
 /* Failures of the simulator itself found by --check (not RFC defects). */

@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,4 +79,9 @@ int set_error(char *buf, size_t len, const char *fmt, ...)
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+double diff_pct(double model, double measured)
+{
+	return measured ? 100.0 * (model - measured) / measured : (model ? INFINITY : 0);
 }

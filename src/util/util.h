@@ -38,6 +38,12 @@ int parse_uint(const char *s, uint64_t max, uint64_t *out);
 int set_error(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * How far @model lies from @measured, in percent of @measured (+inf when
+ * nothing was measured and the model says something, 0 when both are 0).
+ */
+double diff_pct(double model, double measured);
+
 /* Online CPUs, at least 1: the default number of parallel jobs. */
 unsigned online_cpus(void);
 
