@@ -392,6 +392,7 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 {
 	uint64_t i, last = (pos + len + 4095) >> 12, folios = 0;
 	bool modern = h->policy == RECLAIM_MODERN;
+	bool kept = host_lru_kept(h, LRU_ACTIVE);	/* no reclaim: no LRU */
 
 	for (i = pos >> 12; i < last && i < pc->npages; i++) {
 		uint64_t head;
@@ -404,10 +405,10 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		head = folio_head(pc, i);
 		if (pc_flags(pc, head) & PC_RA_MARK)
 			async_ra(h, pc, ra, head, last - head, st);
-		if (modern)
-			read_mark_accessed(h, pc, ra, pos, i, &folios);
-		else
+		if (!modern)
 			pagecache_touch(h, pc, i);	/* accessed: to the young end */
+		else if (kept)
+			read_mark_accessed(h, pc, ra, pos, i, &folios);
 	}
 	/* filemap_read() leaves prev_pos at the end of the read */
 	ra->prev_index = (pos + len) >> 12;
