@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/output_format.h"
 #include "util/util.h"
 
 static void usage(FILE *out)
@@ -76,5 +77,7 @@ int main(int argc, char **argv)
 		msg("unknown command '%s' (see anonsim --help)", argv[1]);
 		return EXIT_USAGE;
 	}
+	out_set_command_line(argc, argv);
+	msg_set_command(c->name);
 	return close_stdout(c->run(argc - 1, argv + 1));
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "model/replay.h"
+#include "util/progress.h"
 #include "util/util.h"
 
 #define RECOUNT_EVERY 1024	/* default events between full recounts under --check */
@@ -302,9 +303,11 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	struct merge q = { calloc(n, sizeof(*q.v)), 0 };
 	struct host h;
 	uint64_t next_series = 0, prev_end = 0, nev = 0;
+	struct progress prog;
 	int rc = EXIT_DATA;
 
 	memset(res, 0, sizeof(*res));
+	progress_start(&prog, o->progress);
 	res->strat = s;
 	res->variant = variant;
 	res->instances = n;
@@ -413,9 +416,13 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 			series_line(o->series, res->label, &h);
 			next_series = h.now_us + o->series_step_us;
 		}
-		if (o->progress && nev % 65536 == 0)
-			fprintf(stderr, "\r%s: %" PRIu64 " events, %.1f s of trace   ",
-				res->label, nev, h.now_us / 1e6);
+		if (o->progress && nev % 65536 == 0) {
+			char what[400];
+
+			snprintf(what, sizeof(what), "replay %s, %s", res->label,
+				 progress_name(cur->path));
+			progress_show(&prog, what, nev, o->progress_events, "events");
+		}
 		if (fetch(cur, err, errlen))
 			goto out;
 		merge_update_top(&q, c, cur->have);
@@ -426,8 +433,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				break;
 		}
 	}
-	if (o->progress)
-		fputs("\r\033[K", stderr);
+	progress_end(&prog);
 	if (o->check)
 		audit(&h, c, n);
 	if (o->series)
