@@ -110,7 +110,7 @@ static bool sweep_failed(const struct sweep_result *sr)
 			const struct replay_result *r = replay_failed(&sr->pt[i].demand) ?
 				&sr->pt[i].demand : &sr->pt[i].limited;
 
-			msg("density: %s, %u instances: simulator failure: %s; at %s", sr->label,
+			msg("%s, %u instances: simulator failure: %s; at %s", sr->label,
 			    sr->pt[i].n, r->find.first_other, r->fail_at);
 			return true;
 		}
@@ -132,9 +132,9 @@ int cmd_density(int argc, char **argv)
 	host_cli_init(&hc);
 	out_init(&out);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, HOST_SHORT_OPTIONS OUT_SHORT_OPTIONS "j:qh",
+	while ((c = getopt_long(argc, argv, ":" HOST_SHORT_OPTIONS OUT_SHORT_OPTIONS "j:qh",
 				density_options, NULL)) != -1) {
-		int hrc = host_cli_option(&hc, c, optarg, "density");
+		int hrc = host_cli_option(&hc, c, optarg);
 
 		if (hrc < 0)
 			hrc = out_option(&out, c, optarg);
@@ -147,13 +147,13 @@ int cmd_density(int argc, char **argv)
 		switch (c) {
 		case O_MAX:
 			if (parse_uint(optarg, MAX_N_LIMIT, &v) || !v)
-				return bad_option_value("density", "--max", optarg,
+				return bad_option_value("--max", optarg,
 							"a number from 1 to 4096");
 			max_n = (unsigned)v;
 			break;
 		case 'j':
 			if (parse_uint(optarg, 1024, &v) || !v)
-				return bad_option_value("density", "--jobs", optarg,
+				return bad_option_value("--jobs", optarg,
 							"a number from 1 to 1024");
 			jobs = (unsigned)v;
 			break;
@@ -164,12 +164,11 @@ int cmd_density(int argc, char **argv)
 			density_usage(stdout);
 			return EXIT_OK;
 		default:
-			msg("density: see anonsim density --help");
-			return EXIT_USAGE;
+			return usage_error(c, argv, "density");
 		}
 	}
 	if (optind >= argc) {
-		msg("density: no trace given (see anonsim density --help)");
+		msg("no trace given (see anonsim density --help)");
 		return EXIT_USAGE;
 	}
 	ntraces = (unsigned)(argc - optind);
@@ -187,7 +186,7 @@ int cmd_density(int argc, char **argv)
 
 		sr[r].pt = calloc(max_n, sizeof(*sr[r].pt));
 		if (!sr[r].pt) {
-			msg("density: out of memory");
+			msg("out of memory");
 			rc = EXIT_OUTPUT;
 			goto done;
 		}

@@ -72,9 +72,9 @@ int cmd_replay(int argc, char **argv)
 	host_cli_init(&hc);
 	out_init(&out);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, HOST_SHORT_OPTIONS OUT_SHORT_OPTIONS "n:qh",
+	while ((c = getopt_long(argc, argv, ":" HOST_SHORT_OPTIONS OUT_SHORT_OPTIONS "n:qh",
 				replay_options, NULL)) != -1) {
-		if ((rc = host_cli_option(&hc, c, optarg, "replay")) >= 0 ||
+		if ((rc = host_cli_option(&hc, c, optarg)) >= 0 ||
 		    (rc = out_option(&out, c, optarg)) >= 0) {
 			if (rc)
 				return rc;
@@ -83,7 +83,7 @@ int cmd_replay(int argc, char **argv)
 		switch (c) {
 		case 'n':
 			if (parse_uint(optarg, 4096, &v) || !v)
-				return bad_option_value("replay", "--instances", optarg,
+				return bad_option_value("--instances", optarg,
 							"a number from 1 to 4096");
 			o->copies = (unsigned)v;
 			break;
@@ -97,7 +97,7 @@ int cmd_replay(int argc, char **argv)
 			int64_t us = parse_seconds(optarg);
 
 			if (us <= 0)
-				return bad_option_value("replay", "--series-step", optarg,
+				return bad_option_value("--series-step", optarg,
 							"seconds > 0");
 			o->series_step_us = (uint64_t)us;
 			break;
@@ -109,12 +109,11 @@ int cmd_replay(int argc, char **argv)
 			replay_usage(stdout);
 			return EXIT_OK;
 		default:
-			msg("replay: see anonsim replay --help");
-			return EXIT_USAGE;
+			return usage_error(c, argv, "replay");
 		}
 	}
 	if (optind >= argc) {
-		msg("replay: no trace given (see anonsim replay --help)");
+		msg("no trace given (see anonsim replay --help)");
 		return EXIT_USAGE;
 	}
 	ntraces = (unsigned)(argc - optind);

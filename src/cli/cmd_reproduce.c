@@ -499,7 +499,7 @@ int cmd_reproduce(int argc, char **argv)
 
 	out_init(&out);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "c:d:j:qh" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":c:d:j:qh" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if ((rc = out_option(&out, opt, optarg)) >= 0) {
 			if (rc)
 				return rc;
@@ -529,8 +529,7 @@ int cmd_reproduce(int argc, char **argv)
 			repro_usage(stdout);
 			return EXIT_OK;
 		default:
-			msg("see anonsim reproduce --help");
-			return EXIT_USAGE;
+			return usage_error(opt, argv, "reproduce");
 		}
 	}
 	if (optind != argc) {

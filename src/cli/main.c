@@ -11,6 +11,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	out_set_command_line(argc, argv);
+	opterr = 0;	/* refused options: usage_error(), one style */
 	msg_set_command(c->name);
 	return close_stdout(c->run(argc - 1, argv + 1));
 }

@@ -107,21 +107,18 @@ const char *fmt_mib(char buf[OUT_NUM_MAX], uint64_t pages)
 
 const char *fmt_bytes_mib(char buf[OUT_NUM_MAX], uint64_t bytes)
 {
-	/* 1/1048576 = 0.00000095367431640625 exactly: 20 digits */
 	uint64_t rest = bytes % 1048576;
-	char frac[32];
+	int n = snprintf(buf, OUT_NUM_MAX, "%" PRIu64, bytes / 1048576);
 
-	/* rest < 2^20 and 10^20 / 2^20 = 95367431640625 < 2^47: the product fits */
-	snprintf(frac, sizeof(frac), "%020" PRIu64, rest * UINT64_C(95367431640625));
-	snprintf(buf, OUT_NUM_MAX, "%" PRIu64 ".%s", bytes / 1048576, frac);
-	{
-		size_t n = strlen(buf);
-
-		while (buf[n - 1] == '0')
-			buf[--n] = '\0';
-		if (buf[n - 1] == '.')
-			buf[--n] = '\0';
+	/* long division by 2^20: at most 20 digits, all exact */
+	if (rest)
+		buf[n++] = '.';
+	while (rest) {
+		rest *= 10;
+		buf[n++] = (char)('0' + (rest >> 20));
+		rest &= 1048575;
 	}
+	buf[n] = '\0';
 	return buf;
 }
 
