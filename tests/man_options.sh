@@ -1,15 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # The man page cannot drift from --help: every option that any command's
-# --help lists (its Usage lines and option lines) must appear in
-# doc/anonsim.1, and the page must have its EXAMPLES, FILES and EXIT STATUS.
+# --help lists (its Usage lines and option lines) must appear in that
+# command's entry of doc/anonsim.1 (or under COMMON OPTIONS), and the page
+# must have its EXAMPLES, FILES, EXIT STATUS and OUTPUT.
 . "${top_srcdir:-.}/tests/lib.sh"
 man="$top_srcdir/doc/anonsim.1"
 
 # the page as text: \- is -, font changes go
 sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man" >"$tmp/man.txt"
 
-for section in EXAMPLES FILES "EXIT STATUS" ENVIRONMENT "SEE ALSO"; do
+# section TITLE-PREFIX: the text of the .SS or .SH whose title starts so
+section() {
+	awk -v t="$1" '/^\.S[SH] / { title = $0; sub(/^\.S[SH] "?/, "", title)
+		on = index(title, t) == 1 && (length(title) == length(t) ||
+			substr(title, length(t) + 1, 1) ~ /[ "]/) }
+		on' "$tmp/man.txt"
+}
+section "COMMON OPTIONS" >"$tmp/common.txt"
+[ -s "$tmp/common.txt" ] || fail "anonsim.1 has no COMMON OPTIONS"
+
+for section in EXAMPLES FILES "EXIT STATUS" ENVIRONMENT OUTPUT "COMMON OPTIONS" "SEE ALSO"; do
 	grep -q "^\.SH $section\$" "$man" || fail "anonsim.1 has no $section section"
 done
 
@@ -29,14 +40,14 @@ for cmd in $commands "trace check" "trace stat" "trace convert" "trace cat" "tra
 	grep -q '^Exit status: 0 ok' "$tmp/help" || fail "anonsim $cmd --help has no exit statuses"
 	opts=$(grep -E '^(Usage:|       anonsim|  +-)' "$tmp/help" |
 		grep -oE '(^|[][ ,|(])--?[a-zA-Z][a-zA-Z0-9-]*' | sed 's/^[][ ,|(]//' | sort -u)
+	section "anonsim $cmd" >"$tmp/entry.txt"
+	[ -s "$tmp/entry.txt" ] || { fail "anonsim.1 has no entry .SS \"anonsim $cmd ...\""; continue; }
 	for o in $opts; do
 		checked=$((checked + 1))
-		grep -qE -- "(^|[^a-zA-Z0-9-])$o([^a-zA-Z0-9-]|\$)" "$tmp/man.txt" ||
-			fail "anonsim $cmd: option $o is not in anonsim.1"
+		cat "$tmp/entry.txt" "$tmp/common.txt" |
+			grep -qE -- "(^|[^a-zA-Z0-9-])$o([^a-zA-Z0-9-]|\$)" ||
+			fail "anonsim $cmd: option $o is not in its entry in anonsim.1"
 	done
-	# each command has its entry
-	grep -q "^\.BI* \"*$cmd" "$man" || grep -qE "^\.BI \"$cmd " "$man" ||
-		fail "anonsim.1 has no entry for $cmd"
 done
 # the options are really read: replay alone lists more than 20
 [ "$checked" -gt 100 ] || fail "only $checked options found in the --help texts"
