@@ -121,6 +121,14 @@ expect_match "$err" '^anonsim trace stat: standard input:2: '
 ls "${TMPDIR:-/tmp}" | grep -q "^anonsim-stdin\.[^.]*\$" && [ -n "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'anonsim-stdin.*' -newer "$tmp/bad.trace")" ] &&
 	fail "the copy of standard input was left in ${TMPDIR:-/tmp}"
 
+# sweep too: its JSON is one object, its --csv and --json exclude each other
+expect_status 0 "$ANONSIM" sweep -q --json -s punch,read-copy "$basic"
+printf '%s\n' "$out" >"$tmp/sweep.json"
+jq_is "$tmp/sweep.json" '[.command, (.results | map([.strategy, .final_total_pages, .first_swap_out_s]))]' \
+	'["sweep",[["punch",5,null],["read-copy",8,null]]]'
+expect_status 1 "$ANONSIM" sweep --json --csv "$basic"
+[ "$err" = "anonsim sweep: --csv and --json exclude each other" ] || fail "sweep --json --csv: $err"
+
 # one error style: anonsim CMD: ..., for unknown options and missing values
 expect_status 1 "$ANONSIM" density --frob "$dens"
 [ "$err" = "anonsim density: unknown option '--frob' (see anonsim density --help)" ] || fail "$err"

@@ -50,7 +50,7 @@ static void sweep_usage(FILE *f)
 	      "Running:\n"
 	      "  -j, --jobs N          replays at once (default: the online CPUs)\n"
 	      "  -o, --output FILE     write to FILE (complete or not at all)\n"
-	      "      --csv | --json    CSV (the default) or one JSON array\n"
+	      "      --csv | --json    CSV (the default) or one JSON object (see anonsim(1))\n"
 	      "  -q, --quiet           no progress line\n"
 	      "      --emit-jobs DIR   run nothing: write DIR/jobs.txt, one command line\n"
 	      "                        per combination writing DIR/part-K.csv, for GNU\n"
@@ -253,7 +253,8 @@ static int emit_jobs(const char *dir, const char *anonsim, const struct passed *
 	return EXIT_OK;
 }
 
-static int write_rows(const char *out_path, bool json, char *const *rows, uint64_t n)
+static int write_rows(const char *out_path, bool json, char *const *rows, uint64_t n,
+		      char *const *traces, unsigned ntraces)
 {
 	struct output_file of;
 	FILE *f = stdout;
@@ -265,7 +266,7 @@ static int write_rows(const char *out_path, bool json, char *const *rows, uint64
 		f = of.f;
 	}
 	if (json) {
-		sweep_json(f, rows, n);
+		sweep_json(f, rows, n, traces, ntraces);
 	} else {
 		sweep_csv_header(f);
 		for (i = 0; i < n; i++)
@@ -296,7 +297,7 @@ int cmd_sweep(int argc, char **argv)
 	struct passed pass[MAX_PASSED];
 	const char *out_path = NULL, *jobs_dir = NULL, *anonsim = NULL;
 	char exe[4096], err[1024];
-	bool json = false, merge = false, quiet = false;
+	bool json = false, format_given = false, merge = false, quiet = false;
 	unsigned npass = 0, jobs = online_cpus(), *count;
 	int64_t job = -1;
 	uint64_t v, total, i;
@@ -349,10 +350,13 @@ int cmd_sweep(int argc, char **argv)
 				out_path = optarg;
 				continue;
 			case O_CSV:
-				json = false;
-				continue;
 			case O_JSON:
-				json = true;
+				if (format_given && json != (c == O_JSON)) {
+					msg("--csv and --json exclude each other");
+					return EXIT_USAGE;
+				}
+				format_given = true;
+				json = c == O_JSON;
 				continue;
 			case 'q':
 				quiet = true;
@@ -405,7 +409,7 @@ int cmd_sweep(int argc, char **argv)
 			msg("%s", err);
 			return rc;
 		}
-		rc = write_rows(out_path, json, rows, n);
+		rc = write_rows(out_path, json, rows, n, NULL, 0);
 		for (i = 0; i < n; i++)
 			free(rows[i]);
 		free(rows);
@@ -472,7 +476,7 @@ int cmd_sweep(int argc, char **argv)
 	if (rc)
 		msg("%s", err);
 	else
-		rc = write_rows(out_path, json, rows, job >= 0 ? 1 : total);
+		rc = write_rows(out_path, json, rows, job >= 0 ? 1 : total, g.traces, g.ntraces);
 	for (i = 0; i < total; i++)
 		free(rows[i]);
 	free(rows);
