@@ -129,6 +129,27 @@ jq_is "$tmp/sweep.json" '[.command, (.results | map([.strategy, .final_total_pag
 expect_status 1 "$ANONSIM" sweep --json --csv "$basic"
 [ "$err" = "anonsim sweep: --csv and --json exclude each other" ] || fail "sweep --json --csv: $err"
 
+# the progress line, on a terminal only: names the trace, never passes its
+# total (density once said "17 of at most 16"), ends at the total, and -q
+# or a file leaves it out
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$ANONSIM' density -m 256K --policy 2.4 -s read-copy --max 32 '$dens' >/dev/null" \
+		/dev/null >"$tmp/tty" 2>&1
+	tr '\r' '\n' <"$tmp/tty" | grep ' of ' >"$tmp/lines"
+	[ -s "$tmp/lines" ] || fail "density on a terminal showed no progress: $(cat -v "$tmp/tty")"
+	grep -q 'density read-copy, density.trace: ' "$tmp/lines" ||
+		fail "the progress line does not name the trace: $(cat -v "$tmp/lines")"
+	# read-copy stops at N = 12: 24 replays, the limited and the demand run of each N
+	awk '{ for (i = 2; i < NF; i++) if ($i == "of") { d = $(i - 1); t = $(i + 1) } }
+		d + 0 > t + 0 { bad = 1 } END { exit bad || d != 24 || t != 24 }' "$tmp/lines" ||
+		fail "progress past its total, or not ending at 24 of 24: $(cat -v "$tmp/lines")"
+	script -qec "'$ANONSIM' density -q -m 256K --policy 2.4 -s read-copy '$dens' >/dev/null" \
+		/dev/null >"$tmp/tty" 2>&1
+	[ ! -s "$tmp/tty" ] || fail "density -q showed: $(cat -v "$tmp/tty")"
+fi
+"$ANONSIM" density -m 256K --policy 2.4 -s read-copy "$dens" >/dev/null 2>"$tmp/err"
+[ ! -s "$tmp/err" ] || fail "a progress line went to a file: $(cat -v "$tmp/err")"
+
 # one error style: anonsim CMD: ..., for unknown options and missing values
 expect_status 1 "$ANONSIM" density --frob "$dens"
 [ "$err" = "anonsim density: unknown option '--frob' (see anonsim density --help)" ] || fail "$err"
