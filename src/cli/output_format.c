@@ -378,6 +378,7 @@ int json_traces(struct json *j, char *const *paths, unsigned n)
 
 		if (!r) {
 			msg("%s", err);
+			json_end(j);	/* the JSON stays whole */
 			return EXIT_DATA;
 		}
 		json_object(j, NULL);
