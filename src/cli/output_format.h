@@ -24,6 +24,7 @@
 
 #include "cli/output_file.h"
 #include "model/replay.h"
+#include "util/decimal.h"
 
 enum out_format { OUT_TABLE, OUT_CSV, OUT_JSON };
 
@@ -74,18 +75,8 @@ int out_close(struct out *o);
 /* Drop a failed run's output (nothing is left behind). */
 void out_abort(struct out *o);
 
-/* ---- full-precision numbers, shared by CSV and JSON ---- */
-
-#define OUT_NUM_MAX 48
-
-/* The exact MiB of @pages 4 KiB pages, e.g. "1.00390625". */
-const char *fmt_mib(char buf[OUT_NUM_MAX], uint64_t pages);
-/* The exact MiB of @bytes. */
-const char *fmt_bytes_mib(char buf[OUT_NUM_MAX], uint64_t bytes);
-/* Exact seconds of @us microseconds, e.g. "1.5"; NULL when @us < 0 (never). */
-const char *fmt_seconds(char buf[OUT_NUM_MAX], int64_t us);
-/* A double with enough digits to read back the same value. */
-const char *fmt_double(char buf[OUT_NUM_MAX], double v);
+/* Numbers at full precision: fmt_mib() and the others of util/decimal.h. */
+#define OUT_NUM_MAX DECIMAL_MAX
 
 /* ---- CSV ---- */
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "model/replay.h"
+#include "util/decimal.h"
 #include "util/progress.h"
 #include "util/util.h"
 
@@ -159,12 +160,16 @@ static bool any_failure(const struct cursor *c, unsigned n)
 	return false;
 }
 
+/* A line of the series CSV, at full precision (util/decimal.h). */
 static void series_line(FILE *f, const char *label, const struct host *h)
 {
-	fprintf(f, "%s,%.6f", label, h->now_us / 1e6);
+	char b[DECIMAL_MAX];
+
+	fprintf(f, "%s,%s", label, fmt_seconds(b, (int64_t)h->now_us));
 	for (int c = 0; c < CAT_NR; c++)
-		fprintf(f, ",%.3f", pages_mib(h->pages[c]));
-	fprintf(f, ",%.3f,%.3f\n", pages_mib(host_total(h)), pages_mib(h->swap_used));
+		fprintf(f, ",%s", fmt_mib(b, h->pages[c]));
+	fprintf(f, ",%s", fmt_mib(b, host_total(h)));
+	fprintf(f, ",%s\n", fmt_mib(b, h->swap_used));
 }
 
 /* The next event of @c's trace; at its end the reader is closed. */
