@@ -85,21 +85,21 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 		const struct live_strategy *ls = live_strategy_find(tok);
 
 		if (!ls) {
-			msg("live: --strategy '%s': expected strategies named in --help, or all", tok);
+			msg("--strategy '%s': expected strategies named in --help, or all", tok);
 			return -1;
 		}
 		if (ls->unavailable) {
-			msg("live: --strategy '%s' cannot run live: it %s", tok, ls->unavailable);
+			msg("--strategy '%s' cannot run live: it %s", tok, ls->unavailable);
 			return -1;
 		}
 		if (n == LIVE_MAX_RUNS) {
-			msg("live: --strategy: at most %d strategies", LIVE_MAX_RUNS);
+			msg("--strategy: at most %d strategies", LIVE_MAX_RUNS);
 			return -1;
 		}
 		runs[n++] = ls;
 	}
 	if (!n)
-		msg("live: --strategy '%s': no strategy named", list);
+		msg("--strategy '%s': no strategy named", list);
 	return n ? n : -1;
 }
 
@@ -130,7 +130,7 @@ int cmd_live(int argc, char **argv)
 	o.dir = tmpdir && *tmpdir ? tmpdir : "/var/tmp";
 	host_cli_init(&hc);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:d:n:m:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":s:d:n:m:h", opts, NULL)) != -1) {
 		char *end;
 		uint64_t v;
 
@@ -140,7 +140,7 @@ int cmd_live(int argc, char **argv)
 		case HOST_O_POLICY:
 		case HOST_O_OVERHEAD:
 		case HOST_O_STAGGER: {
-			int rc = host_cli_option(&hc, opt, optarg, "live");
+			int rc = host_cli_option(&hc, opt, optarg);
 
 			if (rc)
 				return rc;
@@ -149,7 +149,7 @@ int cmd_live(int argc, char **argv)
 		}
 		case 'n':
 			if (parse_uint(optarg, 64, &v) || !v)
-				return bad_option_value("live", "--instances", optarg,
+				return bad_option_value("--instances", optarg,
 							"a number from 1 to 64");
 			hc.o.copies = (unsigned)v;
 			break;
@@ -165,7 +165,7 @@ int cmd_live(int argc, char **argv)
 			o.cache_tolerance = strtod(optarg, &end);
 			if (end == optarg || *end || !(o.cache_tolerance >= 0) ||
 			    isinf(o.cache_tolerance)) {
-				msg("live: --cache-tolerance '%s': expected a percentage", optarg);
+				msg("--cache-tolerance '%s': expected a percentage", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -176,12 +176,11 @@ int cmd_live(int argc, char **argv)
 			live_usage(stdout);
 			return EXIT_OK;
 		default:
-			msg("live: see anonsim live --help");
-			return EXIT_USAGE;
+			return usage_error(opt, argv, "live");
 		}
 	}
 	if (optind >= argc) {
-		msg("live: no trace given (see anonsim live --help)");
+		msg("no trace given (see anonsim live --help)");
 		return EXIT_USAGE;
 	}
 	if (nruns == -2)
@@ -198,14 +197,14 @@ int cmd_live(int argc, char **argv)
 			int rc = live_run(argv[i], runs[k], &o, stdout, &beyond, err, sizeof(err));
 
 			if (rc) {
-				msg("live: %s", err);
+				msg("%s", err);
 				return rc;
 			}
 			o.header = false;
 			missed |= beyond;
 		}
 	if (fflush(stdout) || ferror(stdout)) {
-		msg("live: writing the results failed");
+		msg("writing the results failed");
 		return EXIT_OUTPUT;
 	}
 	return missed ? EXIT_TARGET : EXIT_OK;

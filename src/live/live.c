@@ -268,10 +268,12 @@ static bool within(const struct point *pt, double tol)
 	       fabs(diff_pct((double)pt->m_cache, (double)pt->cache)) <= tol;
 }
 
+/* A time in a CSV row; never (no swap-out) is an empty field, as in every
+ * machine output of anonsim. */
 static void put_time(FILE *f, int64_t us)
 {
 	if (us < 0)
-		fputs(",never", f);
+		fputc(',', f);
 	else
 		fprintf(f, ",%.6f", us / 1e6);
 }
