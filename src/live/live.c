@@ -194,7 +194,8 @@ static int flush(struct run *r, char *err, size_t errlen)
 	if (live_proc_run(&r->inst[r->batch_k].proc, r->batch_n, err, errlen))
 		return -1;
 	r->batch_n = 0;
-	if (r->pressure && r->first_real_us < 0 && host_swap_outs() > r->swap_outs0)
+	/* the cgroup's own swap, not the host's pswpout: other work may swap */
+	if (r->pressure && r->first_real_us < 0 && cgroup_swap_pages() > 0)
 		r->first_real_us = (int64_t)r->last_us;
 	return 0;
 }
