@@ -3,9 +3,10 @@
  * devanon_guest.c - the init of a UML guest that tests /dev/anon for real.
  *
  * Booted with the host's tree as a read-only hostfs root (tests/kernel_guest.sh),
- * it mounts /proc, /sys and /dev, runs the scenario below on /dev/anon, then
- * the script named by guest_then= (anonsim live in the guest), and powers
- * the guest off.  Each step prints one line (guest/report.h) that the host
+ * it mounts /proc, /sys and /dev, and the ext2 disk ubdb on the directory
+ * named by guest_scratch= (anonsim live wants a disk filesystem), runs the
+ * scenario below on /dev/anon, then the script named by guest_then= (anonsim
+ * live in the guest), and powers the guest off.  Each step prints one line (guest/report.h) that the host
  * compares with the model replaying tests/guest/steps.trace, and checks what
  * the kernel says: Shmem in /proc/meminfo and the driver's counters in
  * /sys/class/misc/anon/.  The last line is "guest: result pass" or
@@ -280,7 +281,7 @@ int main(void)
 	mount_or_fail("sysfs", "/sys", "sysfs", NULL);
 	mount_or_fail("devtmpfs", "/dev", "devtmpfs", NULL);
 	if (scratch)
-		mount_or_fail("none", scratch, "hostfs", scratch);
+		mount_or_fail("/dev/ubdb", scratch, "ext2", NULL);
 	printf("guest: up, kernel %s\n", "with /dev/anon");
 
 	sh->shmem_base_kb = shmem_kb();

@@ -93,7 +93,7 @@ if [ ! -f "$src/.config" ] || [ "$here/uml.config" -nt "$src/.config" ]; then
 fi
 
 echo "build-uml.sh: building $src/linux (make ARCH=um -j$jobs)"
-(cd "$src" && nice make ARCH=um -j"$jobs" linux modules_prepare) >>"$log" 2>&1 ||
+(cd "$src" && nice make ARCH=um -j"$jobs") >>"$log" 2>&1 ||
 	fail "the build failed"
 [ -x "$src/linux" ] || fail "no $src/linux after the build"
 ln -sf "$src/linux" "$dir/linux"

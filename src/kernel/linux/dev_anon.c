@@ -37,6 +37,11 @@
  *  - Counts and frees of one file are serialised by a mutex (the page lock
  *    and the truncation sleep); the tables' spin lock is the reference
  *    code's own.
+ *
+ * read() and write() reach the tmpfs file as they would a tmpfs file: UML
+ * writes a page of its memory file with write() (the syscall stub page, at
+ * boot), which then holds data with no mapping and a count of 0, until a
+ * mapping of it comes and goes.
  */
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -318,6 +323,24 @@ static int devanon_mmap(struct file *file, struct vm_area_struct *vma)
 	return 0;
 }
 
+static ssize_t devanon_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct devanon_inode *di = devanon_file_inode(iocb->ki_filp->private_data);
+
+	if (IS_ERR(di))
+		return PTR_ERR(di);
+	return vfs_iter_read(di->shm, to, &iocb->ki_pos, 0);
+}
+
+static ssize_t devanon_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct devanon_inode *di = devanon_file_inode(iocb->ki_filp->private_data);
+
+	if (IS_ERR(di))
+		return PTR_ERR(di);
+	return vfs_iter_write(di->shm, from, &iocb->ki_pos, 0);
+}
+
 static long devanon_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -357,7 +380,8 @@ static long devanon_ioctl(struct file *file, unsigned int cmd,
 				folio_put(folio);
 			}
 		}
-		if (put_user(count, counts + i) || put_user(res, resident + i)) {
+		if ((counts && put_user(count, counts + i)) ||
+		    (resident && put_user(res, resident + i))) {
 			if (di)
 				devanon_inode_put(di);
 			return -EFAULT;
@@ -373,6 +397,8 @@ static const struct file_operations devanon_fops = {
 	.open = devanon_open,
 	.release = devanon_release,
 	.mmap = devanon_mmap,
+	.read_iter = devanon_read_iter,
+	.write_iter = devanon_write_iter,
 	.unlocked_ioctl = devanon_ioctl,
 	.llseek = noop_llseek,
 };

@@ -16,8 +16,8 @@
 struct devanon_pages {
 	__u64 index;		/* first page (file offset / page size) */
 	__u64 nr;		/* pages, 1 .. DEVANON_PAGES_MAX */
-	__u64 counts;		/* user pointer to nr __u32: map counts */
-	__u64 resident;		/* user pointer to nr __u8: 1 if in the page cache */
+	__u64 counts;		/* user pointer to nr __u32: map counts, or 0 */
+	__u64 resident;		/* user pointer to nr __u8: 1 if in the page cache, or 0 */
 };
 
 /* Before the first mmap every count and residency is 0. */
