@@ -47,10 +47,16 @@ mkdir "$tmp/scratch"
 mke2fs -q -F -t ext2 "$tmp/scratch.img" 3G || fail "mke2fs of the scratch disk failed"
 
 # what the guest runs after its scenario: anonsim live on the kernel's
-# /dev/anon, each trace against the model (0: within tolerance)
+# /dev/anon, each trace against the model (0: tmpfs pages equal, page cache
+# within 2 %).  Readahead is off on the scratch disk: the model's readahead
+# is that of the host kernel (README), not of 6.1's ext2 on ubd, and /dev/anon
+# is what is tested here.  huge.trace is left out: its 1 TiB disk file cannot
+# be mapped to be counted in the guest's 512 GiB of address space.
 cat >"$tmp/then.sh" <<EOF
+echo 0 >/sys/block/ubdb/queue/read_ahead_kb || exit 1
 rc=0
-for t in "$top"/tests/live-traces/*.trace "$top"/tests/replay/*.trace \
+for t in "$top"/tests/live-traces/*.trace \
+	 \$(ls "$top"/tests/replay/*.trace | grep -v '/huge.trace\$') \
 	 "$top"/tests/guest/steps.trace "$top"/traces/debian-boot-64M.trace.gz; do
 	echo "live: \$t"
 	"$anonsim" live --strategy devanon --dir "$tmp/scratch" "\$t"
@@ -96,5 +102,8 @@ diff "$tmp/model.steps" "$tmp/guest.steps" >"$tmp/d2" ||
 # the same steps through anonsim replay: no simulator failure, everything freed
 expect_status 0 "$ANONSIM" replay --strategy devanon --variant fixed --check --csv --pages \
 	"$top/tests/guest/steps.trace"
-echo "$(wc -l <"$tmp/guest.steps") steps agree page for page; live traces: $(grep -c '^live: exit 0$' "$tmp/console.txt") passed"
+live_want=$(($(ls "$top"/tests/live-traces/*.trace "$top"/tests/replay/*.trace | grep -vc '/huge.trace$') + 2))
+live_got=$(grep -c '^live: exit 0$' "$tmp/console.txt")
+[ "$live_got" -eq "$live_want" ] || fail "anonsim live passed $live_got traces of $live_want in the guest"
+echo "$(wc -l <"$tmp/guest.steps") steps agree page for page; anonsim live: $live_got of $live_want traces agree"
 finish
