@@ -5,7 +5,8 @@
 # Boots the kernel built in $KERNEL_DIR with the host's tree as a read-only
 # hostfs root and tests/guest/devanon_guest as init (its scenario: mmap,
 # touch, a file mapped over part of the range, munmap, fork, exit, mremap,
-# mprotect, partial munmap).  The guest prints, after each step, the
+# mprotect, partial munmap; then pages paged out to a swap device and
+# unmapped).  The guest prints, after each step, the
 # resident pages and map counts the driver reports, having checked them
 # against Shmem in /proc/meminfo and the driver's counters; the model's
 # devanon (fixed) replaying the same steps (tests/guest/steps.trace) must
@@ -23,6 +24,7 @@ steps=$top_builddir/tests/kernel_model_steps
 command -v setsid >/dev/null 2>&1 || { echo "SKIP: setsid (util-linux) is not installed"; exit 77; }
 PATH=$PATH:/sbin:/usr/sbin
 command -v mke2fs >/dev/null 2>&1 || { echo "SKIP: mke2fs (e2fsprogs) is not installed"; exit 77; }
+command -v mkswap >/dev/null 2>&1 || { echo "SKIP: mkswap (util-linux) is not installed"; exit 77; }
 
 tmp=$(cd "$tmp" && pwd)
 guest=$(cd "${guest%/*}" && pwd)/${guest##*/}
@@ -45,6 +47,10 @@ done >"$tmp/disk.img"
 # the guest's scratch disk for anonsim live (a disk filesystem, as it wants)
 mkdir "$tmp/scratch"
 mke2fs -q -F -t ext2 "$tmp/scratch.img" 3G || fail "mke2fs of the scratch disk failed"
+# and its swap device
+head -c 16777216 /dev/zero >"$tmp/swap.img"
+chmod 600 "$tmp/swap.img"
+mkswap "$tmp/swap.img" >/dev/null || fail "mkswap failed"
 
 # what the guest runs after its scenario: anonsim live on the kernel's
 # /dev/anon, each trace against the model (0: tmpfs pages equal, page cache
@@ -67,7 +73,8 @@ done
 exit \$rc
 EOF
 
-setsid "$KERNEL_DIR/linux" mem=256M ubd0="$tmp/disk.img" ubd1="$tmp/scratch.img" root=/dev/root \
+setsid "$KERNEL_DIR/linux" mem=256M ubd0="$tmp/disk.img" ubd1="$tmp/scratch.img" \
+	ubd2="$tmp/swap.img" guest_swap=/dev/ubdc root=/dev/root \
 	rootfstype=hostfs rootflags=/ ro init="$guest" uml_dir="$tmp" \
 	guest_scratch="$tmp/scratch" guest_then="$tmp/then.sh" \
 	con=null con0=fd:0,fd:1 </dev/null >"$tmp/console" 2>"$tmp/kernel.log" &
@@ -89,6 +96,9 @@ grep -q '^guest: result pass$' "$tmp/console.txt" ||
 	fail "the guest did not pass: $(grep -E '^guest: (FAIL|result)' "$tmp/console.txt" | head -n 5)"
 ! grep -Eq 'WARNING|BUG|Oops|Kernel panic' "$tmp/console.txt" "$tmp/kernel.log" ||
 	fail "the guest kernel warned: $(grep -Eh 'WARNING|BUG|Oops|Kernel panic' "$tmp/console.txt" "$tmp/kernel.log" | head -n 3)"
+
+grep -q '^guest: swap: unmapped: 8 reclaimed; after swapoff 0 resident$' "$tmp/console.txt" ||
+	fail "the swap entries of unmapped pages were not freed"
 
 grep '^step ' "$tmp/console.txt" >"$tmp/guest.steps"
 expect_status 0 "$steps" "$top/tests/guest/steps.trace"

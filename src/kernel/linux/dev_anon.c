@@ -24,7 +24,7 @@
  *    anon_vma_dup() cannot meet -ENOMEM; a failure would be a bug (WARN).
  *  - A mapping that grows in place (mremap) would gain pages with no hook
  *    to count them, so the vmas are VM_DONTEXPAND: growing mremap fails
- *    with EFAULT, shrinking and moving work.
+ *    with EFAULT (MREMAP_DONTUNMAP with EINVAL), shrinking and moving work.
  *  - The tmpfs file is sized to the whole table (SHMEM_MAX_INDEX pages)
  *    at creation, so every mapping lies within i_size without taking the
  *    inode lock under mmap_lock.  mmap past SHMEM_MAX_INDEX fails, EFBIG.
