@@ -8,7 +8,8 @@ ksrc=${KERNEL_DIR:-}/linux-source-6.1
 
 need_kernel() {
 	why=
-	if [ -z "${KERNEL_DIR:-}" ] || [ ! -x "$KERNEL_DIR/linux" ] || [ ! -f "$ksrc/Module.symvers" ]; then
+	if [ -z "${KERNEL_DIR:-}" ] || [ ! -x "$KERNEL_DIR/linux" ] || [ ! -f "$KERNEL_DIR/.built" ] ||
+	   [ ! -f "$ksrc/Module.symvers" ]; then
 		why="no UML kernel built in ${KERNEL_DIR:-(KERNEL_DIR unset)}: make check-kernel builds one"
 	else
 		# the tree compiles the very files of this source tree
@@ -18,7 +19,7 @@ need_kernel() {
 				why="the kernel in $KERNEL_DIR was built from other sources than $top_srcdir: make kernel"
 		done
 		for f in "$top_srcdir"/src/kernel/*.[ch] "$top_srcdir"/src/kernel/linux/*; do
-			[ "$f" -nt "$KERNEL_DIR/linux" ] &&
+			[ "$f" -nt "$KERNEL_DIR/.built" ] &&
 				why="$f is newer than the kernel in $KERNEL_DIR: make kernel"
 		done
 	fi

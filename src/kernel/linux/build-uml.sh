@@ -9,7 +9,8 @@
 # ./_kernel), adds the driver as drivers/misc/devanon/ (links to this
 # folder's glue and to the unchanged src/kernel files), configures
 # `make ARCH=um tinyconfig` plus uml.config and builds DIR/linux.  Rerunning
-# it rebuilds only what changed.  $JOBS sets make's -j (default 2).
+# it rebuilds only what changed; DIR/.built marks the last complete build.
+# $JOBS sets make's -j (default 2).
 #
 # Exit status: 0 built; 1 usage error; 4 a prerequisite is missing (the
 # message says which); 5 the configuration or the build failed (the tail
@@ -81,7 +82,8 @@ grep -q 'devanon/' "$src/drivers/misc/Makefile" ||
 
 # the configuration: tinyconfig plus what the driver and the guest need
 : >"$log"
-if [ ! -f "$src/.config" ] || [ "$here/uml.config" -nt "$src/.config" ]; then
+if [ ! -f "$src/.config" ] || [ "$here/uml.config" -nt "$src/.config" ] ||
+   [ "$here/Kconfig" -nt "$src/.config" ]; then
 	(cd "$src" && make ARCH=um tinyconfig &&
 		./scripts/kconfig/merge_config.sh -m .config "$here/uml.config" &&
 		make ARCH=um olddefconfig) >>"$log" 2>&1 || fail "configuration failed"
@@ -97,4 +99,5 @@ echo "build-uml.sh: building $src/linux (make ARCH=um -j$jobs)"
 	fail "the build failed"
 [ -x "$src/linux" ] || fail "no $src/linux after the build"
 ln -sf "$src/linux" "$dir/linux"
+touch "$dir/.built"	# when the kernel last matched its sources
 echo "build-uml.sh: $dir/linux built in $(($(date +%s) - start)) s"
