@@ -37,6 +37,9 @@
  *  - Counts and frees of one file are serialised by a mutex (the page lock
  *    and the truncation sleep); the tables' spin lock is the reference
  *    code's own.
+ *  - Built in only: the reference code calls swap_free(), which 6.1 does
+ *    not export to modules (the reference swap table stays empty here, so
+ *    it is never called).
  *
  * read() and write() reach the tmpfs file as they would a tmpfs file: UML
  * writes a page of its memory file with write() (the syscall stub page, at
