@@ -25,13 +25,14 @@ static void live_usage(FILE *f)
 	fputs("Usage: anonsim live [OPTIONS] TRACE...\n"
 	      "\n"
 	      "Execute each TRACE on this machine's kernel as UML would under a\n"
-	      "strategy: physical memory is a memfd, each disk a sparse file of the\n"
-	      "traced size in a scratch directory (removed afterwards, also on\n"
-	      "SIGINT, SIGTERM, SIGHUP and SIGPIPE).  Before each phase and at the\n"
-	      "end, print the tmpfs pages of the memory file and the page cache of\n"
-	      "the disk files, measured with mincore, beside the model's prediction\n"
-	      "for the same trace at the readahead window of the scratch directory's\n"
-	      "device.\n"
+	      "strategy: physical memory is a memfd (devanon: /dev/anon, where its\n"
+	      "driver is loaded), each disk a sparse file of the traced size in a\n"
+	      "scratch directory (removed afterwards, also on SIGINT, SIGTERM, SIGHUP\n"
+	      "and SIGPIPE).  Before each phase and at the end, print the tmpfs pages\n"
+	      "of the memory file (mincore; /dev/anon: as its driver reports them)\n"
+	      "and the page cache of the disk files (mincore) beside the model's\n"
+	      "prediction for the same trace at the readahead window of the scratch\n"
+	      "directory's device.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -s, --strategy LIST   strategies, comma-separated, or \"all\" (default:\n"
@@ -59,7 +60,7 @@ static void live_usage(FILE *f)
 	      "Strategies:\n", f);
 	for (s = live_strategies; *s; s++)
 		fprintf(f, "  %-10s %s\n", (*s)->name,
-			(*s)->unavailable ? (*s)->unavailable : "runs live");
+			live_strategy_unavailable(*s) ? live_strategy_unavailable(*s) : "runs live");
 	fputs("\nUnder -m the figures are reported, not judged: the kernel's reclaim is\n"
 	      "what is being measured.  A difference beyond its tolerance is a missed\n"
 	      "target (4); a system call that fails, which the message names, a\n"
@@ -76,7 +77,7 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 
 	if (!strcmp(list, "all")) {
 		for (s = live_strategies; *s; s++)
-			if (!(*s)->unavailable)
+			if (!live_strategy_unavailable(*s))
 				runs[n++] = *s;
 		return n;
 	}
@@ -88,8 +89,9 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 			msg("--strategy '%s': expected strategies named in --help, or all", tok);
 			return -1;
 		}
-		if (ls->unavailable) {
-			msg("--strategy '%s' cannot run live: it %s", tok, ls->unavailable);
+		if (live_strategy_unavailable(ls)) {
+			msg("--strategy '%s' cannot run live: it %s", tok,
+			    live_strategy_unavailable(ls));
 			return -1;
 		}
 		if (n == LIVE_MAX_RUNS) {
