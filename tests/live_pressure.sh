@@ -13,12 +13,14 @@
 #   nodes: 4 x 0.3 MiB is 3 % of the cache left).
 # - 6 instances do not fit: both swap, and both start only after the
 #   fourth instance is done (4 fit), during the fifth or sixth.  Where in
-#   them depends on the machine's load: measured here the kernel's first
-#   swap-out came at 120.9-140.9 s of trace time, the model's at 140.4 s.
-#   The kernel keeps a working set of active page cache and swaps tmpfs
-#   instead, where the model drops all clean cache first, so the kernel
-#   swaps at least as much as the model, and at most twice as much
-#   (measured: 1.4-1.8 times).
+#   them depends on the run: measured here the kernel's first swap-out came
+#   at 131.1 s (the fifth instance) in about half the runs and 137.9-140.9 s
+#   in the others, the model's at 140.4 s.  The model reclaims as the
+#   kernel's active and inactive lists do; its swap used is 5581 pages, the
+#   kernel's 5215-7990 in ten runs: the runs that swap from 131.1 s keep
+#   the 3100 pages of active page cache the first instance built (the
+#   model deactivates and drops them, as the other runs do) and swap that
+#   much more.  So swap used lies within 0.9 and 1.5 times the model's.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 "$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
@@ -30,7 +32,6 @@
 	echo "needs swap accounting in the memory cgroup (memory.memsw.*)"; exit 77; }
 mkdir "$tmp/scratch"
 boot="$top_srcdir/traces/debian-boot-64M.trace.gz"
-cgroups_before=$(ls /sys/fs/cgroup/memory | grep -c '^anonsim-live')
 
 # column VALUE of the row whose point is POINT
 col() { awk -F, -v p="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i }
@@ -41,7 +42,7 @@ expect_status 0 "$ANONSIM" live --csv -s read-copy -n 4 -m 160M --swap 256M \
 printf '%s\n' "$out" >"$tmp/four.csv"
 [ "$(col "$tmp/four.csv" end swap_pages)/$(col "$tmp/four.csv" end model_swap_pages)" = 0/0 ] ||
 	fail "4 instances swapped: real $(col "$tmp/four.csv" end swap_pages), model $(col "$tmp/four.csv" end model_swap_pages)"
-[ "$(col "$tmp/four.csv" end first_swap_out_s)" = never ] ||
+[ -z "$(col "$tmp/four.csv" end first_swap_out_s)" ] ||
 	fail "4 instances: a real swap-out at $(col "$tmp/four.csv" end first_swap_out_s) s"
 [ "$(col "$tmp/four.csv" end tmpfs_pages)" = "$(col "$tmp/four.csv" end model_tmpfs_pages)" ] ||
 	fail "4 instances: tmpfs $(col "$tmp/four.csv" end tmpfs_pages), model $(col "$tmp/four.csv" end model_tmpfs_pages)"
@@ -62,11 +63,11 @@ model_swap=$(col "$tmp/six.csv" end model_swap_pages)
 end=$(col "$tmp/six.csv" end time_s)
 echo "6 instances: first swap-out real $real_first s, model $model_first s; swap used real $real_swap, model $model_swap pages"
 awk -v f="$fit" -v e="$end" -v r="$real_first" -v m="$model_first" \
-	'BEGIN { exit !(r != "never" && m != "never" && r + 0 > f + 0 && m + 0 > f + 0 &&
+	'BEGIN { exit !(r != "" && m != "" && r + 0 > f + 0 && m + 0 > f + 0 &&
 			r + 0 <= e + 0 && m + 0 <= e + 0) }' ||
 	fail "6 instances: first swap-out real $real_first s, model $model_first s (4 fit until $fit s, end $end s)"
-[ "$model_swap" -gt 0 ] && [ "$real_swap" -ge "$model_swap" ] &&
-	[ "$real_swap" -le $((2 * model_swap)) ] ||
+[ "$model_swap" -gt 0 ] && [ $((10 * real_swap)) -ge $((9 * model_swap)) ] &&
+	[ $((2 * real_swap)) -le $((3 * model_swap)) ] ||
 	fail "6 instances: swap used real $real_swap pages, model $model_swap"
 
 # a signal in the middle: the instances, swap file, cgroup and files go
@@ -81,8 +82,9 @@ status=$?
 [ $status -eq 130 ] || fail "SIGINT: exit status $status, expected 130"
 grep -q "$tmp/scratch" /proc/swaps && fail "the swap file is still on after SIGINT"
 [ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left: $(ls -R "$tmp/scratch")"
-[ "$(ls /sys/fs/cgroup/memory | grep -c '^anonsim-live')" -eq "$cgroups_before" ] ||
-	fail "a memory cgroup was left behind"
+# its own cgroup, by its process id: other runs on the host may have theirs
+[ ! -d "/sys/fs/cgroup/memory/anonsim-live.$pid" ] ||
+	fail "a memory cgroup was left behind: anonsim-live.$pid"
 
 expect_status 1 "$ANONSIM" live -n 65 "$boot"
 expect_match "$err" "live: --instances '65': expected a number from 1 to 64"
