@@ -16,6 +16,7 @@
 #include "cli/output_file.h"
 #include "model/density.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define MAX_N_LIMIT 4096
 
@@ -189,12 +190,7 @@ int cmd_density(int argc, char **argv)
 	for (r = 0; r < nruns; r++) {
 		char err[512];
 
-		sr[r].pt = calloc(max_n, sizeof(*sr[r].pt));
-		if (!sr[r].pt) {
-			msg("density: out of memory");
-			rc = EXIT_OUTPUT;
-			goto done;
-		}
+		sr[r].pt = xcalloc(max_n, sizeof(*sr[r].pt), "the points of the sweep");
 		rc = density_sweep(argv + optind, (unsigned)(argc - optind), runs[r].s,
 				   runs[r].v, &hc.o, max_n, jobs, sr[r].pt,
 				   &sr[r].filled, &sr[r].density, err, sizeof(err));

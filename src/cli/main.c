@@ -16,6 +16,7 @@
 
 #include "cli/commands.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 static void usage(FILE *out)
 {
@@ -76,5 +77,6 @@ int main(int argc, char **argv)
 		msg("unknown command '%s' (see anonsim --help)", argv[1]);
 		return EXIT_USAGE;
 	}
+	xalloc_command(argv[1]);
 	return close_stdout(c->run(argc - 1, argv + 1));
 }

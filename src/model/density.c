@@ -17,6 +17,7 @@
 
 #include "model/density.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 enum fit { FIT_UNKNOWN, FIT_YES, FIT_NO };
 
@@ -212,11 +213,7 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 	if (!max_n)
 		return 0;
 	memset(out, 0, max_n * sizeof(*out));
-	w.fit = calloc(max_n, sizeof(*w.fit));
-	if (!w.fit) {
-		snprintf(err, errlen, "out of memory");
-		return EXIT_INTERNAL;
-	}
+	w.fit = xcalloc(max_n, sizeof(*w.fit), "the sweep's results");
 	pthread_mutex_init(&w.lock, NULL);
 	if (base->stagger_us < 0 && !base->check) {
 		prefix_sweep(&w, jobs);

@@ -52,8 +52,8 @@ struct input_chunk {
 struct trace_input;
 
 /*
- * Read @fd, which input_close closes, inflating it if @gzip; NULL if out
- * of memory.  @early: the data is likely to outgrow the first chunk, so
+ * Read @fd, which input_close closes, inflating it if @gzip (die_oom()
+ * when out of memory).  @early: the data is likely to outgrow the first chunk, so
  * start the thread now.
  */
 struct trace_input *input_open(int fd, int gzip, int early);
