@@ -331,8 +331,22 @@ START_TEST(test_differential)
 
 	setup(_i);
 	/* 100,000 operations, fixed seed */
-	ck_assert_msg(core_check_differential(geoms[_i], 1, 100000, err,
+	ck_assert_msg(core_check_differential(geoms[_i], 1, 100000, NULL, err,
 					      sizeof(err)) == 0, "%s", err);
+}
+END_TEST
+
+/* The same with allocation failures injected: each leaves the table as it was. */
+START_TEST(test_differential_enomem)
+{
+	char err[256] = "";
+	unsigned long enomem = 0;
+
+	setup(_i);
+	ck_assert_msg(core_check_differential(geoms[_i], 2, 100000, &enomem, err,
+					      sizeof(err)) == 0, "%s", err);
+	/* a failure needs an operation that allocates: some did */
+	ck_assert_uint_gt(enomem, 100);
 }
 END_TEST
 
@@ -420,6 +434,7 @@ static Suite *table_suite(void)
 	tcase_add_loop_test(tc, test_alloc_failure_each_level, 0, 2);
 	tcase_add_loop_test(tc, test_swap_out_failure, 0, 2);
 	tcase_add_loop_test(tc, test_differential, 0, 2);
+	tcase_add_loop_test(tc, test_differential_enomem, 0, 2);
 	tcase_add_loop_test(tc, test_table_page_size, 0, 2);
 	tcase_add_loop_test(tc, test_teardown_returns_all, 0, 2);
 	suite_add_tcase(s, tc);
