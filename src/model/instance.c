@@ -127,11 +127,6 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	in->has_maps = s->map_counts;
 	in->phys_base = UINT64_MAX;
 	span_tree_init(&in->map_index);
-	if (hdr->page_size != PG_SIZE) {
-		snprintf(err, errlen, "page size %u is not modelled (only 4096)",
-			 (unsigned)hdr->page_size);
-		return -1;
-	}
 	in->npages = hdr->memory / PG_SIZE;
 	chunked_init(&in->pages, in->npages, sizeof(struct ppage));
 	chunked_init(&in->shadow, check ? in->npages : 0, sizeof(uint32_t));

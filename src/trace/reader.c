@@ -77,7 +77,9 @@ long reader_fill(struct trace_reader *r, size_t want)
 	size_t have = r->end - r->pos;
 
 	while (have < want && !r->eof && !r->broken) {
-		const struct input_chunk *c = input_next(r->in, r->buf + r->pos, have);
+		/* no buffer before the first chunk: no pointer arithmetic on NULL */
+		const struct input_chunk *c = input_next(r->in, r->buf ? r->buf + r->pos : NULL,
+							 have);
 
 		r->base += r->pos;
 		r->buf = c->data - have;
