@@ -8,6 +8,14 @@ failures=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/anonsim-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# make check-valgrind: every run of anonsim under memcheck ($VALGRIND_RUN,
+# which exits 97 on an error)
+if [ -n "${VALGRIND_RUN:-}" ]; then
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$VALGRIND_RUN" "$ANONSIM" >"$tmp/anonsim-vg"
+	chmod +x "$tmp/anonsim-vg"
+	ANONSIM=$tmp/anonsim-vg
+fi
+
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 # expect_status STATUS CMD...: run CMD, keep stdout/stderr in $out/$err.

@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# coverage_report.sh SRCDIR BUILDDIR: line and branch coverage of each
+# folder of src/ from the gcov counters of the last runs (make coverage),
+# as a table on standard output and in BUILDDIR/coverage.txt.
+set -eu
+srcdir=$1 builddir=$2
+: "${GCOVR:=gcovr}"
+out=$builddir/coverage.txt
+{
+	printf '%-14s %22s %22s\n' folder lines branches
+	for d in cli kernel live model strategy trace util; do
+		[ -d "$srcdir/src/$d" ] || continue
+		"$GCOVR" -r "$srcdir" --object-directory "$builddir" \
+			--filter "$srcdir/src/$d/" --print-summary -o /dev/null 2>/dev/null |
+		awk -v d="src/$d" '
+			/^lines:/ { l = $2 " " $3 " " $4 " " $5 " " $6 }
+			/^branches:/ { b = $2 " " $3 " " $4 " " $5 " " $6 }
+			END { printf "%-14s %22s %22s\n", d, l, b }'
+	done
+} | tee "$out"
