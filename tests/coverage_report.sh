@@ -8,14 +8,14 @@ srcdir=$1 builddir=$2
 : "${GCOVR:=gcovr}"
 out=$builddir/coverage.txt
 {
-	printf '%-14s %22s %22s\n' folder lines branches
+	printf '%-14s %-26s %s\n' folder lines branches
 	for d in cli kernel live model strategy trace util; do
 		[ -d "$srcdir/src/$d" ] || continue
-		"$GCOVR" -r "$srcdir" --object-directory "$builddir" \
+		"$GCOVR" -r "$srcdir" "$builddir" \
 			--filter "$srcdir/src/$d/" --print-summary -o /dev/null 2>/dev/null |
 		awk -v d="src/$d" '
 			/^lines:/ { l = $2 " " $3 " " $4 " " $5 " " $6 }
 			/^branches:/ { b = $2 " " $3 " " $4 " " $5 " " $6 }
-			END { printf "%-14s %22s %22s\n", d, l, b }'
+			END { printf "%-14s %-26s %s\n", d, l, b }'
 	done
 } | tee "$out"
