@@ -152,6 +152,26 @@ START_TEST(shared_backing_other_size)
 }
 END_TEST
 
+/* oom.trace: out of swap, the host overcommits; the comment has the sums. */
+START_TEST(host_out_of_memory)
+{
+	struct replay_result r;
+	enum reclaim_policy pol[2] = { RECLAIM_MODERN, RECLAIM_24 };
+	int i;
+
+	opts.host_mem = 2 * 4096;
+	opts.swap = 4096;
+	for (i = 0; i < 2; i++) {
+		opts.policy = pol[i];
+		r = run("oom.trace", "read-copy", ANON_FIXED);
+		ASSERT_MEM(r, 4, 0, 0);
+		ck_assert_uint_eq(r.swap_final, 1);
+		ck_assert_uint_eq(r.swap_outs, 1);
+		ck_assert_uint_eq(r.oom_pages, 2);
+	}
+}
+END_TEST
+
 START_TEST(read_over_swapped_page)
 {
 	struct replay_result r;
@@ -388,6 +408,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, shared_backing);
 	tcase_add_test(tc, staggered_instances);
 	tcase_add_test(tc, shared_backing_other_size);
+	tcase_add_test(tc, host_out_of_memory);
 	tcase_add_test(tc, read_over_swapped_page);
 	tcase_add_test(tc, posted_pte_only_strands_swap);
 	tcase_add_test(tc, policy_24_swaps_first);
