@@ -171,7 +171,6 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 
 	w->path = xstrdup(path, "an output's name");
 	w->buf = xmalloc(WRITE_BUF, "a trace writer's buffer");
-	w->tmp = xmalloc(strlen(path) + 16, "an output's name");
 	text = xmalloc(TRACE_HEADER_TEXT_MAX, "a trace's header");
 	if (trace_path_encoding(path, &w->binary, &gz)) {
 		writer_fail(w, "name must end in .trace, .atr, .trace.gz or .atr.gz");
@@ -192,6 +191,8 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 	w->h = *h;
 	trace_rules_init(&w->rules, &w->h);
 
+	/* named only now: a failure before has no file to remove */
+	w->tmp = xmalloc(strlen(path) + 16, "an output's name");
 	sprintf(w->tmp, "%s.tmpXXXXXX", path);
 	fd = mkstemp(w->tmp);
 	if (fd >= 0 && cleanup_add(w->tmp)) {
