@@ -154,6 +154,13 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 			snprintf(err, errlen,
 				 "device %s: backing '%s' is shared with a smaller device",
 				 td->name, base);
+			/* what was set up so far; teardown is for started instances */
+			do
+				chunked_destroy(&in->dev[d].cow_written);
+			while (d--);
+			chunked_destroy(&in->pages);
+			chunked_destroy(&in->shadow);
+			span_tree_destroy(&in->map_index);
 			return -1;
 		}
 		ra_state_init(&dv->ra, h->ra_pages);
