@@ -4,7 +4,8 @@
 # folder of src/ from the gcov counters of the last runs (make coverage),
 # as a table on standard output and in BUILDDIR/coverage.txt.
 set -eu
-srcdir=$1 builddir=$2
+# gcovr matches its filters against normalised paths: no '..' in them
+srcdir=$(cd "$1" && pwd -P) builddir=$(cd "$2" && pwd -P)
 : "${GCOVR:=gcovr}"
 out=$builddir/coverage.txt
 {
