@@ -2,7 +2,10 @@
 /*
  * trace_gen.c - write a large synthetic trace for the decode benchmark:
  * a boot-like mix of reads, touches, frees, writes and mappings with
- * deterministic pseudo-random values.
+ * deterministic pseudo-random values.  It keeps FORMAT.md's Mappings
+ * rules: physical memory is mapped at its own address first, and the
+ * mappings that come and go lie at a second address, as the guest
+ * kernel's own mappings of its memory do.
  *
  * Usage: trace_gen EVENTS OUT   (OUT's name chooses the encoding)
  */
@@ -31,6 +34,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	uint64_t n, i, seed = 0x9e3779b97f4a7c15ULL, r, t = 0;
 	const uint64_t pages = 16384, dev_pages = 262144;	/* 64 MiB, 1 GiB */
+	const uint64_t own = 0x60000000, second = 0x70000000;
 
 	if (argc != 3 || parse_uint(argv[1], UINT64_MAX, &n)) {
 		fprintf(stderr, "Usage: trace_gen EVENTS OUT\n");
@@ -53,6 +57,14 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		memset(&ev, 0, sizeof(ev));
+		if (i == 0) {	/* where memory lies, before anything reads */
+			ev.kind = EV_MMAP;
+			ev.addr = own;
+			ev.length = pages * 4096;
+			if (trace_write(w, &ev))
+				break;
+			continue;
+		}
 		r = next(&seed);
 		t += r % 50;
 		ev.time_us = t;
@@ -81,13 +93,13 @@ int main(int argc, char **argv)
 			break;
 		case 18:
 			ev.kind = EV_MMAP;
-			ev.addr = 0x60000000 + (r >> 16) % pages * 4096;
+			ev.offset = (r >> 16) % pages * 4096;
+			ev.addr = second + ev.offset;
 			ev.length = 4096;
-			ev.offset = ev.addr - 0x60000000;
 			break;
 		default:
 			ev.kind = EV_MUNMAP;
-			ev.addr = 0x60000000 + (r >> 16) % pages * 4096;
+			ev.addr = second + (r >> 16) % pages * 4096;
 			ev.length = 4096;
 			break;
 		}

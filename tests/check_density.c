@@ -12,6 +12,7 @@
 
 #include "model/density.h"
 #include "strategy/registry.h"
+#include "util/util.h"
 
 #define HOST_PAGES 64
 #define MAX_N 32
@@ -199,6 +200,31 @@ END_TEST
  * copies as each instance ends; they must be the points of the replays of
  * N copies (--check runs one replay per N), on one thread and on two.
  */
+/*
+ * A trace that cannot be opened: the sweep's first failing replay gives
+ * its status and message, by one replay after another (prefix sweep:
+ * --check off), on one thread or two, and from the pool (--check on).
+ */
+START_TEST(missing_trace_fails_the_sweep)
+{
+	char path[] = "no-such-dir/missing.trace", *paths[1] = { path };
+	char err[512];
+	unsigned jobs;
+	int check;
+
+	for (check = 0; check < 2; check++)
+		for (jobs = 1; jobs <= 2; jobs++) {
+			opts.check = check;
+			err[0] = '\0';
+			ck_assert_int_eq(density_sweep(paths, 1, strategy_find("read-copy"),
+						       ANON_FIXED, &opts, MAX_N, jobs, pt,
+						       &filled, &density, err, sizeof(err)),
+					 EXIT_DATA);
+			ck_assert_str_eq(err, "no-such-dir/missing.trace: No such file or directory");
+		}
+}
+END_TEST
+
 START_TEST(prefix_sweep_gives_every_point)
 {
 	static struct density_point per_n[MAX_N];
@@ -356,6 +382,7 @@ static Suite *density_suite(void)
 	tcase_add_test(tc, prefix_sweep_gives_every_point);
 	tcase_add_test(tc, bisection_order);
 	tcase_add_test(tc, bisection_equals_every_n);
+	tcase_add_test(tc, missing_trace_fails_the_sweep);
 	suite_add_tcase(s, tc);
 	return s;
 }

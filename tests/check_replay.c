@@ -8,10 +8,12 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/replay.h"
 #include "model/span_tree.h"
 #include "strategy/registry.h"
+#include "util/util.h"
 
 static struct replay_opts opts;
 
@@ -96,6 +98,77 @@ START_TEST(shared_backing)
 	ck_assert_uint_eq(r.final_total, 4);
 	r = run("shared.trace", "devanon", ANON_FIXED);
 	ASSERT_MEM(r, 0, 2, 0);
+}
+END_TEST
+
+/*
+ * Three copies of basic.trace 15 us apart: instance k's events fall at
+ * 15k + 0, 10, 20, 30, so all three run at once from 30 us on and the
+ * merge interleaves them.  Each instance holds what one alone does (read-
+ * copy: 5 tmpfs pages; devanon: 2, and 2 map-table pages of its own file);
+ * the one shared image's 3 pages are in the page cache once.  The last
+ * event is instance 2's at 30 + 30 us.
+ */
+START_TEST(staggered_instances)
+{
+	struct replay_result r;
+
+	opts.copies = 3;
+	opts.stagger_us = 15;
+	r = run("basic.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 3 * 5, 3, 0);
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 3 * 5);
+	ck_assert_uint_eq(r.calls.read, 3);
+	ck_assert_uint_eq(r.events, 3 * 4);
+	ck_assert_uint_eq(r.end_us, 2 * 15 + 30);
+	ck_assert_uint_eq(r.instances, 3);
+	r = run("basic.trace", "devanon", ANON_FIXED);
+	ASSERT_MEM(r, 3 * 2, 3, 3 * 2);
+	ck_assert_uint_eq(r.calls.mmap, 3 * 2);
+	ck_assert_uint_eq(r.calls.munmap, 3);
+	ck_assert_uint_eq(r.end_us, 2 * 15 + 30);
+}
+END_TEST
+
+/* shared-bigger.trace: the shared image at another size is refused. */
+START_TEST(shared_backing_other_size)
+{
+	static char a[4096], b[4096];
+	char *paths[2] = { a, b }, err[512];
+	const char *top = getenv("top_srcdir");
+	struct replay_result r;
+
+	snprintf(a, sizeof(a), "%s/tests/replay/shared.trace", top ? top : ".");
+	snprintf(b, sizeof(b), "%s/tests/replay/shared-bigger.trace", top ? top : ".");
+	ck_assert_int_eq(replay_run(paths, 2, strategy_find("read-copy"), ANON_FIXED,
+				    &opts, &r, err, sizeof(err)), EXIT_DATA);
+	ck_assert_str_eq(err + strlen(b), ": device ubda: backing 'shared-image' is shared with a smaller device");
+	ck_assert_int_eq(strncmp(err, b, strlen(b)), 0);
+	/* without sharing, each has a page cache of its own */
+	opts.share = false;
+	ck_assert_int_eq(replay_run(paths, 2, strategy_find("read-copy"), ANON_FIXED,
+				    &opts, &r, err, sizeof(err)), 0);
+	ASSERT_MEM(r, 2, 2, 0);
+}
+END_TEST
+
+/* oom.trace: out of swap, the host overcommits; the comment has the sums. */
+START_TEST(host_out_of_memory)
+{
+	struct replay_result r;
+	enum reclaim_policy pol[2] = { RECLAIM_MODERN, RECLAIM_24 };
+	int i;
+
+	opts.host_mem = 2 * 4096;
+	opts.swap = 4096;
+	for (i = 0; i < 2; i++) {
+		opts.policy = pol[i];
+		r = run("oom.trace", "read-copy", ANON_FIXED);
+		ASSERT_MEM(r, 4, 0, 0);
+		ck_assert_uint_eq(r.swap_final, 1);
+		ck_assert_uint_eq(r.swap_outs, 1);
+		ck_assert_uint_eq(r.oom_pages, 2);
+	}
 }
 END_TEST
 
@@ -355,6 +428,9 @@ static Suite *replay_suite(void)
 	tcase_add_checked_fixture(tc, opts_reset, NULL);
 	tcase_add_test(tc, basic_per_strategy);
 	tcase_add_test(tc, shared_backing);
+	tcase_add_test(tc, staggered_instances);
+	tcase_add_test(tc, shared_backing_other_size);
+	tcase_add_test(tc, host_out_of_memory);
 	tcase_add_test(tc, read_over_swapped_page);
 	tcase_add_test(tc, posted_pte_only_strands_swap);
 	tcase_add_test(tc, policy_24_swaps_first);

@@ -331,8 +331,22 @@ START_TEST(test_differential)
 
 	setup(_i);
 	/* 100,000 operations, fixed seed */
-	ck_assert_msg(core_check_differential(geoms[_i], 1, 100000, err,
+	ck_assert_msg(core_check_differential(geoms[_i], 1, 100000, NULL, err,
 					      sizeof(err)) == 0, "%s", err);
+}
+END_TEST
+
+/* The same with allocation failures injected: each leaves the table as it was. */
+START_TEST(test_differential_enomem)
+{
+	char err[256] = "";
+	unsigned long enomem = 0;
+
+	setup(_i);
+	ck_assert_msg(core_check_differential(geoms[_i], 2, 100000, &enomem, err,
+					      sizeof(err)) == 0, "%s", err);
+	/* a failure needs an operation that allocates: some did */
+	ck_assert_uint_gt(enomem, 100);
 }
 END_TEST
 
@@ -370,6 +384,36 @@ END_TEST
  * Teardown: swap entries and map counts spread over every level of both
  * tables; truncate(0) must hand back every table page of each kind.
  */
+/*
+ * The userspace kernel API counts lock misuse instead of deadlocking: a
+ * lock taken twice (one error), released twice (another), and a free of a
+ * page it never handed out or already took back (a bad free each).
+ */
+START_TEST(test_kapi_counts_misuse)
+{
+	unsigned long page;
+
+	setup(0);
+	spin_lock(&lock);
+	spin_lock(&lock);
+	ck_assert_uint_eq(ctx.lock_errors, 1);
+	spin_unlock(&lock);
+	spin_unlock(&lock);
+	ck_assert_uint_eq(ctx.lock_errors, 2);
+	lockdep_assert_held(&lock);
+	ck_assert_uint_eq(ctx.unlocked_walks, 1);
+	page = kapi_get_zeroed_page(GFP_KERNEL, KAPI_PAGE_SWAP_TABLE);
+	ck_assert_uint_ne(page, 0);
+	kapi_free_page(page, KAPI_PAGE_SWAP_TABLE);
+	kapi_free_page(page, KAPI_PAGE_SWAP_TABLE);
+	kapi_free_page((unsigned long)&lock, KAPI_PAGE_SWAP_TABLE);
+	ck_assert_uint_eq(ctx.bad_frees, 2);
+	ck_assert_uint_eq(ctx.allocs[KAPI_PAGE_SWAP_TABLE], 1);
+	ck_assert_uint_eq(ctx.frees[KAPI_PAGE_SWAP_TABLE], 1);
+	ck_assert_uint_eq(held_total(), 0);
+}
+END_TEST
+
 START_TEST(test_teardown_returns_all)
 {
 	static struct anon_inode ai;
@@ -420,8 +464,10 @@ static Suite *table_suite(void)
 	tcase_add_loop_test(tc, test_alloc_failure_each_level, 0, 2);
 	tcase_add_loop_test(tc, test_swap_out_failure, 0, 2);
 	tcase_add_loop_test(tc, test_differential, 0, 2);
+	tcase_add_loop_test(tc, test_differential_enomem, 0, 2);
 	tcase_add_loop_test(tc, test_table_page_size, 0, 2);
 	tcase_add_loop_test(tc, test_teardown_returns_all, 0, 2);
+	tcase_add_test(tc, test_kapi_counts_misuse);
 	suite_add_tcase(s, tc);
 	return s;
 }

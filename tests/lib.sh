@@ -8,6 +8,14 @@ failures=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/anonsim-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# make check-valgrind: every run of anonsim under memcheck ($VALGRIND_RUN,
+# which exits 97 on an error)
+if [ -n "${VALGRIND_RUN:-}" ]; then
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$VALGRIND_RUN" "$ANONSIM" >"$tmp/anonsim-vg"
+	chmod +x "$tmp/anonsim-vg"
+	ANONSIM=$tmp/anonsim-vg
+fi
+
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 # expect_status STATUS CMD...: run CMD, keep stdout/stderr in $out/$err.
@@ -25,3 +33,23 @@ expect_match() {
 }
 
 finish() { [ "$failures" -eq 0 ]; exit $?; }
+
+# fuzz_short NAME DIR MAXLEN: the libFuzzer target tests/NAME on each input
+# kept in tests/DIR/ (crashes found before stay as regression inputs), then
+# a short run (15 s) seeded with them, inputs up to MAXLEN bytes; new
+# inputs go to a scratch corpus, crashes to $tmp.  Exits 77 when configure
+# found no clang with libFuzzer.
+fuzz_short() {
+	fuzzer=$top_builddir/tests/$1
+	[ -x "$fuzzer" ] || { echo "no libFuzzer build (configure --enable-fuzzer)"; exit 77; }
+	TMPDIR=$tmp "$fuzzer" "$top_srcdir/tests/$2"/* >"$tmp/regress.log" 2>&1 || {
+		tail -20 "$tmp/regress.log" >&2
+		fail "$1: a kept input fails again"
+	}
+	mkdir "$tmp/corpus"
+	TMPDIR=$tmp "$fuzzer" -runs=20000 -max_total_time=15 -max_len="$3" -timeout=10 \
+		-artifact_prefix="$tmp/" "$tmp/corpus" "$top_srcdir/tests/$2" >"$tmp/log" 2>&1 || {
+		tail -40 "$tmp/log" >&2
+		fail "$1 found a crash or a disagreement: keep the input under tests/$2/"
+	}
+}

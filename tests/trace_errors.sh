@@ -59,6 +59,7 @@ missing-backing.trace|:4: device ubda: missing backing=
 no-events-line.trace|:4: header not ended by an 'events' line
 version-not-first.trace|:1: not an anonsim trace: expected 'anonsim-trace 1', found 'page-size'
 memory-not-multiple.trace|:5: memory 1048577 is not a multiple of page-size 4096
+page-size-8192.trace|:2: page-size 8192: only 4096-byte pages are modelled
 unknown-field.trace|:5: unknown header field 'swap'
 unknown-device.trace|:7: read: unknown device 'ubdz'
 bad-number.trace|:8: touch: PAGE '7x' is not a number

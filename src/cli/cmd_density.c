@@ -18,6 +18,7 @@
 #include "cli/report.h"
 #include "model/density.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define MAX_N_LIMIT 4096
 
@@ -200,23 +201,19 @@ int cmd_density(int argc, char **argv)
 	for (r = 0; r < nruns; r++) {
 		char err[512];
 
-		sr[r].pt = calloc(max_n, sizeof(*sr[r].pt));
-		if (bisect)
-			sr[r].order = calloc(max_n, sizeof(*sr[r].order));
-		if (!sr[r].pt || (bisect && !sr[r].order)) {
-			msg("out of memory");
-			rc = EXIT_OUTPUT;
-			goto done;
-		}
-		if (bisect)
+		sr[r].pt = xcalloc(max_n, sizeof(*sr[r].pt), "the points of the sweep");
+		if (bisect) {
+			sr[r].order = xcalloc(max_n, sizeof(*sr[r].order),
+					      "the order of the bisection");
 			rc = density_bisect(argv + optind, (unsigned)(argc - optind), runs[r].s,
 					    runs[r].v, &hc.o, max_n, jobs, sr[r].pt,
 					    &sr[r].filled, &sr[r].density, sr[r].order,
 					    err, sizeof(err));
-		else
+		} else {
 			rc = density_sweep(argv + optind, (unsigned)(argc - optind), runs[r].s,
 					   runs[r].v, &hc.o, max_n, jobs, sr[r].pt,
 					   &sr[r].filled, &sr[r].density, err, sizeof(err));
+		}
 		if (rc) {
 			msg("%s", err);
 			goto done;

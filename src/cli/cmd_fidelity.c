@@ -17,6 +17,7 @@
 #include "model/replay.h"
 #include "strategy/registry.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 static void fidelity_usage(FILE *f)
 {
@@ -263,11 +264,7 @@ int cmd_fidelity(int argc, char **argv)
 	n = (unsigned)(argc - optind);
 	if ((rc = cli_traces_ready(argv + optind, n)))
 		return rc;
-	v = calloc(n, sizeof(*v));
-	if (!v) {
-		msg("out of memory");
-		return EXIT_OUTPUT;
-	}
+	v = xcalloc(n, sizeof(*v), "the verdicts");
 	if ((rc = out_open(&out, argv + optind, n))) {
 		free(v);
 		return rc;

@@ -27,6 +27,7 @@
 #include "util/keyval.h"
 #include "util/cleanup.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define MAX_TRACES 32
 
@@ -232,15 +233,12 @@ static int footprint(const char *trace, const char *strategy, const struct repla
 static int density_of(const char *trace, const char *strategy, const struct repro_config *c,
 		      unsigned jobs, unsigned *n, FILE *csv, char *err, size_t errlen)
 {
-	struct density_point *pts = calloc(c->max_instances, sizeof(*pts));
+	struct density_point *pts = xcalloc(c->max_instances, sizeof(*pts),
+					    "the points of the sweep");
 	char *paths[1] = { (char *)trace };
 	unsigned filled;
 	int rc;
 
-	if (!pts) {
-		snprintf(err, errlen, "out of memory");
-		return EXIT_DATA;
-	}
 	rc = density_sweep(paths, 1, strategy_find(strategy), ANON_FIXED, &c->host,
 			   c->max_instances, jobs, pts, &filled, n, err, errlen);
 	if (!rc && csv)
@@ -549,11 +547,7 @@ int cmd_reproduce(int argc, char **argv)
 		msg("%s", err);
 		return rc;
 	}
-	rows = calloc(1 + c.nr_traces, sizeof(*rows));
-	if (!rows) {
-		msg("out of memory");
-		return EXIT_OUTPUT;
-	}
+	rows = xcalloc(1 + c.nr_traces, sizeof(*rows), "the table's rows");
 	c.host.progress = !quiet && isatty(STDERR_FILENO);
 	{
 		char *inputs[2] = { c.path, c.profile };

@@ -68,7 +68,7 @@ int cmd_selftest(int argc, char **argv)
 				 core_check_boundaries(geom, err, sizeof(err)), err);
 		failed += report(geom->name, "differential",
 				 core_check_differential(geom, SELFTEST_SEED,
-							 SELFTEST_OPS, err,
+							 SELFTEST_OPS, NULL, err,
 							 sizeof(err)), err);
 		for (v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
 			snprintf(what, sizeof(what), "anon %s", variants[v].name);

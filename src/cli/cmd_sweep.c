@@ -21,6 +21,7 @@
 #include "cli/output_file.h"
 #include "cli/sweep.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define MAX_PASSED 64
 
@@ -463,11 +464,7 @@ int cmd_sweep(int argc, char **argv)
 		    job, total - 1);
 		return EXIT_USAGE;
 	}
-	rows = calloc(total, sizeof(*rows));
-	if (!rows) {
-		msg("out of memory for %" PRIu64 " rows", total);
-		return EXIT_INTERNAL;
-	}
+	rows = xcalloc(total, sizeof(*rows), "the rows of the sweep");
 	if (job >= 0)
 		rc = sweep_run(&g, (uint64_t)job, 1, 1, false, rows, err, sizeof(err));
 	else

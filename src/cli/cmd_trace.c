@@ -14,6 +14,7 @@
 #include "cli/output_format.h"
 #include "trace/trace.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 typedef unsigned long long ull;
 
@@ -180,12 +181,7 @@ static int stat_event(void *arg, const struct trace_event *ev)
 		if (!d->seen) {
 			ull pages = (s->h->devices[ev->dev].size + s->h->page_size - 1) >> s->shift;
 
-			d->seen = calloc(pages / 8 + 1, 1);
-			if (!d->seen) {
-				msg("out of memory for the pages of device %s",
-				    s->h->devices[ev->dev].name);
-				return -1;
-			}
+			d->seen = xcalloc(pages / 8 + 1, 1, "the map of a device's pages read");
 		}
 		first = ev->offset >> s->shift;
 		last = (ev->offset + ev->length - 1) >> s->shift;
@@ -381,13 +377,7 @@ static int trace_stat(const char *path, struct out *out)
 		out_abort(out);
 		return EXIT_DATA;
 	}
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		msg("out of memory");
-		trace_close(r);
-		out_abort(out);
-		return EXIT_DATA;
-	}
+	s = xcalloc(1, sizeof(*s), "the statistics");
 	s->h = trace_header(r);
 	while (s->h->page_size >> s->shift > 1)
 		s->shift++;
@@ -468,12 +458,7 @@ static int trace_cat(const char *path)
 
 	if (!r)
 		return EXIT_DATA;
-	text = malloc(TRACE_HEADER_TEXT_MAX);
-	if (!text) {
-		msg("out of memory");
-		trace_close(r);
-		return EXIT_OUTPUT;
-	}
+	text = xmalloc(TRACE_HEADER_TEXT_MAX, "a trace's header");
 	trace_format_header(trace_header(r), text, TRACE_HEADER_TEXT_MAX);
 	fputs(text, stdout);
 	free(text);

@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "cli/output_format.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 static void usage(FILE *out)
 {

@@ -14,6 +14,7 @@
 #include "cli/output_format.h"
 #include "trace/trace.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 static int cl_argc;
 static char **cl_argv;
@@ -294,9 +295,9 @@ void json_trace_header(struct json *j, const struct trace_header *h)
 	json_string(j, "recorder", h->recorder[0] ? h->recorder : NULL);
 	json_array(j, "notes");
 	if (h->notes[0]) {
-		char *notes = strdup(h->notes), *line, *save;
+		char *notes = xstrdup(h->notes, "a trace's notes"), *line, *save;
 
-		for (line = notes ? strtok_r(notes, "\n", &save) : NULL; line;
+		for (line = strtok_r(notes, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save))
 			json_string(j, NULL, line);
 		free(notes);

@@ -22,6 +22,7 @@
 #include "cli/sweep.h"
 #include "model/replay.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 static const char *const param_header = "combo,trace,host_mem_bytes,swap_bytes,policy,readahead_kb,";
 
@@ -104,15 +105,8 @@ char *sweep_row(const struct sweep_grid *g, uint64_t k, int *rc, char *err,
 	}
 	rep = report_text(&res, 1, false);
 	m = open_memstream(&row, &len);
-	if (!rep || !m) {
-		free(rep);
-		if (m)
-			fclose(m);
-		free(row);
-		*rc = EXIT_INTERNAL;
-		set_error(err, errlen, "out of memory for a row");
-		return NULL;
-	}
+	if (!rep || !m)
+		die_oom("a row of the sweep");
 	fprintf(m, "%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%s,", k, paths[0], o.host_mem,
 		o.swap, o.policy == RECLAIM_24 ? "2.4" : "modern");
 	if (o.readahead_kb < 0)
@@ -121,12 +115,8 @@ char *sweep_row(const struct sweep_grid *g, uint64_t k, int *rc, char *err,
 		fprintf(m, "%" PRId64 ",", o.readahead_kb);
 	fputs(rep, m);
 	free(rep);
-	if (fclose(m)) {
-		free(row);
-		*rc = EXIT_INTERNAL;
-		set_error(err, errlen, "out of memory for a row");
-		return NULL;
-	}
+	if (fclose(m))
+		die_oom("a row of the sweep");
 	return row;
 }
 
@@ -299,10 +289,8 @@ int sweep_merge(char *const *paths, unsigned n, char ***rows, uint64_t *nrows,
 
 	*rows = NULL;
 	*nrows = 0;
-	if (!m) {
-		set_error(err, errlen, "out of memory");
-		return EXIT_INTERNAL;
-	}
+	if (!m)
+		die_oom("the sweep's header");
 	sweep_csv_header(m);
 	fclose(m);
 	for (f = 0; f < n; f++) {
@@ -336,22 +324,11 @@ int sweep_merge(char *const *paths, unsigned n, char ***rows, uint64_t *nrows,
 				goto out;
 			}
 			if (nv == vcap) {
-				struct keyed *nvp = realloc(v, (vcap ? vcap * 2 : 64) * sizeof(*v));
-
-				if (!nvp) {
-					set_error(err, errlen, "out of memory");
-					fclose(in);
-					goto out;
-				}
-				v = nvp;
 				vcap = vcap ? vcap * 2 : 64;
+				v = xrealloc(v, vcap * sizeof(*v), "the rows of the sweep's parts");
 			}
-			v[nv] = (struct keyed){ combo, strdup(line), paths[f], ln };
-			if (!v[nv++].row) {
-				set_error(err, errlen, "out of memory");
-				fclose(in);
-				goto out;
-			}
+			v[nv++] = (struct keyed){ combo, xstrdup(line, "a row of the sweep"),
+						  paths[f], ln };
 		}
 		if (ferror(in) || ln == 0) {
 			set_error(err, errlen, "%s: %s", paths[f],
@@ -374,11 +351,7 @@ int sweep_merge(char *const *paths, unsigned n, char ***rows, uint64_t *nrows,
 			goto out;
 		}
 	}
-	*rows = malloc((nv ? nv : 1) * sizeof(**rows));
-	if (!*rows) {
-		set_error(err, errlen, "out of memory");
-		goto out;
-	}
+	*rows = xmalloc(nv * sizeof(**rows), "the rows of the sweep");
 	for (i = 0; i < nv; i++) {
 		(*rows)[i] = v[i].row;
 		v[i].row = NULL;

@@ -8,15 +8,15 @@
 #include <string.h>
 
 #include "model/chunked.h"
+#include "util/xalloc.h"
 
-int chunked_init(struct chunked *a, uint64_t n, size_t elem)
+void chunked_init(struct chunked *a, uint64_t n, size_t elem)
 {
 	memset(a, 0, sizeof(*a));
 	a->n = n;
 	a->elem = elem;
 	a->nr_chunks = (n + CHUNK_LEN - 1) >> CHUNK_SHIFT;
-	a->chunk = calloc(a->nr_chunks ? a->nr_chunks : 1, sizeof(*a->chunk));
-	return a->chunk ? 0 : -1;
+	a->chunk = xcalloc(a->nr_chunks, sizeof(*a->chunk), "a directory of per-page state");
 }
 
 void chunked_destroy(struct chunked *a)
@@ -33,9 +33,7 @@ void *chunked_fill(struct chunked *a, uint64_t i)
 {
 	unsigned char **c = &a->chunk[i >> CHUNK_SHIFT];
 
-	*c = calloc(CHUNK_LEN, a->elem);
-	if (!*c)
-		abort();	/* out of memory in the simulator itself */
+	*c = xcalloc(CHUNK_LEN, a->elem, "per-page state");
 	a->used++;
 	return *c + (i & (CHUNK_LEN - 1)) * a->elem;
 }

@@ -21,11 +21,11 @@ struct chunked {
 	size_t elem;			/* bytes per element */
 };
 
-/* An array of @n zero elements of @elem bytes; 0 or -1 (out of memory). */
-int chunked_init(struct chunked *a, uint64_t n, size_t elem);
+/* An array of @n zero elements of @elem bytes (die_oom() when out of memory). */
+void chunked_init(struct chunked *a, uint64_t n, size_t elem);
 void chunked_destroy(struct chunked *a);
 
-/* Allocate the chunk of element @i; aborts when out of memory. */
+/* Allocate the chunk of element @i; die_oom() when out of memory. */
 void *chunked_fill(struct chunked *a, uint64_t i);
 
 /* Element @i, to write (its chunk allocated if need be). */

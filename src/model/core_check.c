@@ -118,6 +118,9 @@ struct model {
 	const unsigned char *data;
 	size_t size, pos;
 	bool exhausted;
+	/* allocation failures injected into swap outs and mmaps (NULL: none),
+	 * and the operations that failed with -ENOMEM counted there */
+	unsigned long *enomem;
 };
 
 static unsigned long long rnd(struct model *m)
@@ -168,22 +171,62 @@ static void keyset_add(struct keyset *ks, unsigned long key)
 		ks->key[ks->n++] = key;
 }
 
-/*
- * Keys of the pages index @idx needs: 0 the indirect page, 1 + 2m middle
- * page m, 2 + 2L leaf L (leaves numbered across both halves).
- */
-static void keyset_add_index(const struct model *m, struct keyset *ks,
-			     unsigned long idx)
+static bool keyset_has(const struct keyset *ks, unsigned long key)
 {
-	unsigned long epp = m->g->entries_per_page, leaf;
+	unsigned int i;
+
+	for (i = 0; i < ks->n; i++)
+		if (ks->key[i] == key)
+			return true;
+	return false;
+}
+
+/*
+ * The table pages index @idx lacks, installed in the walk's order
+ * (indirect, middle, leaf), one allocation each, while *@left allocations
+ * succeed: false when one fails first.  The levels installed before a
+ * failure stay, as in 2.4's shmem_swp_alloc: a failed walk leaves them.
+ */
+static bool keyset_fill(const struct model *m, struct keyset *ks,
+			unsigned long idx, unsigned long *left)
+{
+	unsigned long epp = m->g->entries_per_page, leaf, key[3];
+	unsigned int i, n = 0;
 
 	if (idx < SHMEM_NR_DIRECT)
-		return;
+		return true;
 	leaf = (idx - SHMEM_NR_DIRECT) / epp;
-	keyset_add(ks, 0);
+	key[n++] = 0;
 	if (leaf >= epp / 2)
-		keyset_add(ks, 1 + 2 * ((leaf - epp / 2) / epp));
-	keyset_add(ks, 2 + 2 * leaf);
+		key[n++] = 1 + 2 * ((leaf - epp / 2) / epp);
+	key[n++] = 2 + 2 * leaf;
+	for (i = 0; i < n; i++) {
+		if (keyset_has(ks, key[i]))
+			continue;
+		if (!*left)
+			return false;
+		--*left;
+		keyset_add(ks, key[i]);
+	}
+	return true;
+}
+
+/*
+ * Inject a failure into the next operation's allocations, when the bytes
+ * say so (one in four): the first, second or third allocation it makes
+ * fails.  Returns how many succeed before it; ULONG_MAX: none fails.
+ */
+static unsigned long inject_failure(struct model *m)
+{
+	unsigned long long v;
+
+	if (!m->enomem)
+		return ULONG_MAX;
+	v = rnd(m);
+	if (v % 4)
+		return ULONG_MAX;
+	m->ctx.fail_nth = m->ctx.nr_allocs + 1 + (v >> 2) % 3;
+	return (unsigned long)((v >> 2) % 3);
 }
 
 /* First index a page covers: it is freed by a truncate at or below it. */
@@ -289,6 +332,7 @@ static int check_slot(struct model *m, unsigned int s, char *err, size_t len)
 static int check_all(struct model *m, char *err, size_t len)
 {
 	unsigned int s;
+	int k;
 
 	for (s = 0; s < NSLOT; s++)
 		if (check_slot(m, s, err, len))
@@ -310,6 +354,10 @@ static int check_all(struct model *m, char *err, size_t len)
 		return set_error(err, len, "swap frees %lu (sum %lu), model %lu (sum %lu)",
 			     m->ctx.swap_frees, m->freed_sum, m->swap_frees,
 			     m->swap_free_sum);
+	for (k = 0; k < KAPI_PAGE_NR_KINDS; k++)
+		if (m->ctx.allocs[k] - m->ctx.frees[k] != m->ctx.held[k])
+			return set_error(err, len, "kind %d: %lu pages allocated, %lu freed, %lu held",
+				     k, m->ctx.allocs[k], m->ctx.frees[k], m->ctx.held[k]);
 	if (m->ctx.warnings || m->ctx.bad_frees || m->ctx.lock_errors ||
 	    m->ctx.unlocked_walks)
 		return set_error(err, len, "kapi misuse: %lu warnings, %lu bad frees, %lu lock errors, %lu unlocked walks",
@@ -333,8 +381,10 @@ static unsigned int pick_range(struct model *m, unsigned int *nr)
 static int diff_step(struct model *m, char *err, size_t len)
 {
 	unsigned int s, nr, i, r = (unsigned int)(rnd(m) % 100);
-	unsigned long idx, got, want;
+	unsigned long idx, got, want, left;
 	swp_entry_t e;
+	bool ok;
+	int rc;
 
 	s = pick_range(m, &nr);
 	idx = slot_index(m, s);
@@ -342,12 +392,21 @@ static int diff_step(struct model *m, char *err, size_t len)
 		if (m->swap[s])
 			r = 20;			/* already out: swap in */
 		else {
-			e.val = ++m->next_entry;
-			if (shmem_swap_out(&m->ai.shm, idx, e))
-				return set_error(err, len, "swap out %lu failed", idx);
+			left = inject_failure(m);
+			e.val = m->next_entry + 1;
+			rc = shmem_swap_out(&m->ai.shm, idx, e);
+			m->ctx.fail_nth = 0;
+			ok = keyset_fill(m, &m->swap_pages, idx, &left);
+			if (rc != (ok ? 0 : -ENOMEM))
+				return set_error(err, len, "swap out %lu: %d, model %d",
+					     idx, rc, ok ? 0 : -ENOMEM);
+			if (!ok) {	/* nothing changed but the levels installed */
+				++*m->enomem;
+				return check_all(m, err, len);
+			}
+			m->next_entry++;
 			m->swap[s] = e.val;
 			m->swapped++;
-			keyset_add_index(m, &m->swap_pages, idx);
 			m->resident[s] = 0;
 			return check_slot(m, s, err, len);
 		}
@@ -367,12 +426,20 @@ static int diff_step(struct model *m, char *err, size_t len)
 	if (r < 50)				/* lookup */
 		return check_slot(m, s, err, len);
 	if (r < 70) {				/* mmap */
-		if (anon_mmap(&m->ai, idx, nr))
-			return set_error(err, len, "mmap %lu+%u failed", idx, nr);
-		for (i = 0; i < nr; i++) {
-			m->count[s + i]++;
-			keyset_add_index(m, &m->map_pages, idx + i);
+		left = inject_failure(m);
+		rc = anon_mmap(&m->ai, idx, nr);
+		m->ctx.fail_nth = 0;
+		for (i = 0, ok = true; i < nr && ok; i++)
+			ok = keyset_fill(m, &m->map_pages, idx + i, &left);
+		if (rc != (ok ? 0 : -ENOMEM))
+			return set_error(err, len, "mmap %lu+%u: %d, model %d",
+				     idx, nr, rc, ok ? 0 : -ENOMEM);
+		if (!ok) {	/* the counts rolled back, the levels installed stay */
+			++*m->enomem;
+			return check_all(m, err, len);
 		}
+		for (i = 0; i < nr; i++)
+			m->count[s + i]++;
 		return check_slot(m, s, err, len);
 	}
 	if (r < 85) {				/* munmap of mapped pages only */
@@ -500,7 +567,8 @@ static int differential(struct model *m, const struct shmem_geom *g,
 }
 
 int core_check_differential(const struct shmem_geom *g, unsigned long seed,
-			    unsigned long nops, char *err, size_t len)
+			    unsigned long nops, unsigned long *enomem,
+			    char *err, size_t len)
 {
 	struct model *m = calloc(1, sizeof(*m));
 	int ret;
@@ -508,6 +576,7 @@ int core_check_differential(const struct shmem_geom *g, unsigned long seed,
 	if (!m)
 		return set_error(err, len, "out of memory");
 	m->rng = seed * 2 + 1;
+	m->enomem = enomem;
 	ret = differential(m, g, nops, 4999, err, len);
 	free(m);
 	return ret;
@@ -515,7 +584,7 @@ int core_check_differential(const struct shmem_geom *g, unsigned long seed,
 
 int core_check_differential_data(const struct shmem_geom *g,
 				 const unsigned char *data, size_t size,
-				 char *err, size_t len)
+				 unsigned long *enomem, char *err, size_t len)
 {
 	struct model *m = calloc(1, sizeof(*m));
 	int ret;
@@ -524,6 +593,7 @@ int core_check_differential_data(const struct shmem_geom *g,
 		return set_error(err, len, "out of memory");
 	m->data = data;
 	m->size = size;
+	m->enomem = enomem;
 	ret = differential(m, g, ULONG_MAX, 16, err, len);
 	free(m);
 	return ret;

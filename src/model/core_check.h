@@ -21,9 +21,16 @@ int core_check_boundaries(const struct shmem_geom *geom, char *err, size_t len);
  * mmap, munmap, touch, punch, truncate) on a fixed-variant /dev/anon file,
  * against a flat array over windows around every boundary of the table;
  * table pages and kapi accounting compared with the model's page set.
+ *
+ * @enomem non-NULL: one swap out or mmap in four has its first, second or
+ * third table-page allocation fail; it must return -ENOMEM and leave every
+ * entry and count as before, the table holding the levels it installed
+ * before the failure (2.4's shmem_swp_alloc leaves them too), and no page
+ * leaked.  *@enomem counts the operations that failed so.
  */
 int core_check_differential(const struct shmem_geom *geom, unsigned long seed,
-			    unsigned long nops, char *err, size_t len);
+			    unsigned long nops, unsigned long *enomem,
+			    char *err, size_t len);
 
 /*
  * The same differential run with every choice (operation, index, length)
@@ -32,7 +39,7 @@ int core_check_differential(const struct shmem_geom *geom, unsigned long seed,
  */
 int core_check_differential_data(const struct shmem_geom *geom,
 				 const unsigned char *data, size_t size,
-				 char *err, size_t len);
+				 unsigned long *enomem, char *err, size_t len);
 
 /* mmap/munmap/reclaim of a few resident pages; teardown frees everything. */
 int core_check_anon(const struct shmem_geom *geom, enum anon_variant variant,

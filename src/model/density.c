@@ -19,6 +19,7 @@
 #include "model/density.h"
 #include "util/progress.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 enum fit { FIT_UNKNOWN, FIT_YES, FIT_NO };
 
@@ -227,14 +228,8 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 	if (!max_n)
 		return 0;
 	memset(out, 0, max_n * sizeof(*out));
-	w.fit = calloc(max_n, sizeof(*w.fit));
-	w.done = calloc(max_n, sizeof(*w.done));
-	if (!w.fit || !w.done) {
-		free(w.fit);
-		free(w.done);
-		snprintf(err, errlen, "out of memory");
-		return EXIT_INTERNAL;
-	}
+	w.fit = xcalloc(max_n, sizeof(*w.fit), "the sweep's results");
+	w.done = xcalloc(max_n, sizeof(*w.done), "the sweep's progress");
 	progress_start(&w.prog, base->progress);
 	pthread_mutex_init(&w.lock, NULL);
 	if (base->stagger_us < 0 && !base->check) {
@@ -401,11 +396,7 @@ int density_bisect(char *const *paths, unsigned npaths, const struct strategy *s
 	if (!max_n)
 		return 0;
 	memset(out, 0, max_n * sizeof(*out));
-	w.fit = calloc(max_n, sizeof(*w.fit));
-	if (!w.fit) {
-		snprintf(err, errlen, "out of memory");
-		return EXIT_INTERNAL;
-	}
+	w.fit = xcalloc(max_n, sizeof(*w.fit), "the sweep's results");
 	bisect_search(&w, jobs, order, &nr);
 	if (base->progress)
 		fputs("\r\033[K", stderr);

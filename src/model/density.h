@@ -39,7 +39,7 @@ static inline bool density_fits(const struct density_point *p)
  * Fills out[0 .. filled-1] with N = 1 .. filled and sets *filled and
  * *density (the largest N that fits; 0 if none).  Returns 0, or the first
  * failing replay's exit status (EXIT_DATA, EXIT_USAGE) with its message in
- * @err; EXIT_INTERNAL when out of memory.  With threads that cannot be
+ * @err; out of memory, die_oom() (util/xalloc.h).  With threads that cannot be
  * started the sweep runs on the calling thread.
  */
 int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,

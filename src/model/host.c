@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/host.h"
+#include "util/xalloc.h"
 
 const char *const mem_cat_names[CAT_NR] = {
 	[CAT_TMPFS] = "tmpfs",
@@ -22,8 +23,8 @@ static void host_swap_free_cb(void *arg, swp_entry_t entry)
 	host_swap_free(arg, entry.val);
 }
 
-int host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
-	      enum reclaim_policy policy, const struct shmem_geom *geom)
+void host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
+	       enum reclaim_policy policy, const struct shmem_geom *geom)
 {
 	memset(h, 0, sizeof(*h));
 	h->mem_pages = mem_pages;
@@ -32,16 +33,13 @@ int host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
 	h->first_swap_out_us = -1;
 	h->gen = 1;
 	h->geom = geom;
-	if (swap_pages) {
-		h->swap_map = calloc((swap_pages + 63) / 64, sizeof(uint64_t));
-		if (!h->swap_map)
-			return -1;
-	}
+	if (swap_pages)
+		h->swap_map = xcalloc((swap_pages + 63) / 64, sizeof(uint64_t),
+				      "the map of swap slots");
 	kapi_ctx_init(&h->kctx, geom);
 	h->kctx.swap_free = host_swap_free_cb;
 	h->kctx.swap_arg = h;
 	kapi_set_current(&h->kctx);
-	return 0;
 }
 
 void host_destroy(struct host *h)
@@ -64,7 +62,7 @@ void host_destroy(struct host *h)
 
 struct pagecache *host_cache(struct host *h, const char *ident, uint64_t npages)
 {
-	struct pagecache **v, *pc;
+	struct pagecache *pc;
 	unsigned i;
 
 	for (i = 0; i < h->nr_caches; i++)
@@ -74,20 +72,10 @@ struct pagecache *host_cache(struct host *h, const char *ident, uint64_t npages)
 		}
 	if (h->nr_caches >= UINT16_MAX)
 		return NULL;
-	v = realloc(h->caches, (h->nr_caches + 1) * sizeof(*v));
-	pc = malloc(sizeof(*pc));
-	if (!v || !pc) {
-		free(pc);
-		if (v)
-			h->caches = v;
-		return NULL;
-	}
-	h->caches = v;
-	if (pagecache_init(pc, h->nr_caches, ident, npages)) {
-		pagecache_destroy(pc);
-		free(pc);
-		return NULL;
-	}
+	h->caches = xrealloc(h->caches, (h->nr_caches + 1) * sizeof(*h->caches),
+			     "the list of page caches");
+	pc = xmalloc(sizeof(*pc), "a page cache");
+	pagecache_init(pc, h->nr_caches, ident, npages);
 	h->caches[h->nr_caches++] = pc;
 	return pc;
 }
@@ -175,11 +163,7 @@ void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
 		q->tail = n;
 		if (n * 2 >= q->cap) {
 			size_t cap = q->cap ? q->cap * 2 : 4096;
-			struct lru_entry *v = realloc(q->v, cap * sizeof(*v));
-
-			if (!v)
-				abort();	/* out of memory in the simulator itself */
-			q->v = v;
+			q->v = xrealloc(q->v, cap * sizeof(*q->v), "a reclaim list");
 			q->cap = cap;
 		}
 	}

@@ -110,8 +110,8 @@ struct host {
 };
 
 /* A host whose /dev/anon and tmpfs files have block tables of @geom. */
-int host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
-	      enum reclaim_policy policy, const struct shmem_geom *geom);
+void host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
+	       enum reclaim_policy policy, const struct shmem_geom *geom);
 void host_destroy(struct host *h);
 
 /* The page cache for backing identity @ident, created on first use. */

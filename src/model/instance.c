@@ -10,6 +10,7 @@
 
 #include "model/instance.h"
 #include "strategy/strategy.h"
+#include "util/xalloc.h"
 
 #define PG_SHIFT 12
 #define PG_SIZE 4096u
@@ -126,18 +127,9 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	in->has_maps = s->map_counts;
 	in->phys_base = UINT64_MAX;
 	span_tree_init(&in->map_index);
-	if (hdr->page_size != PG_SIZE) {
-		snprintf(err, errlen, "page size %u is not modelled (only 4096)",
-			 (unsigned)hdr->page_size);
-		return -1;
-	}
 	in->npages = hdr->memory / PG_SIZE;
-	if (chunked_init(&in->pages, in->npages, sizeof(struct ppage)) ||
-	    chunked_init(&in->shadow, check ? in->npages : 0, sizeof(uint32_t))) {
-		snprintf(err, errlen, "out of memory for %llu pages",
-			 (unsigned long long)in->npages);
-		return -1;
-	}
+	chunked_init(&in->pages, in->npages, sizeof(struct ppage));
+	chunked_init(&in->shadow, check ? in->npages : 0, sizeof(uint32_t));
 	anon_inode_init(&in->ai, h->geom, variant, &inst_page_ops, in);
 
 	for (d = 0; d < hdr->nr_devices; d++) {
@@ -156,13 +148,19 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 			/* the COW layer is the instance's own file */
 			snprintf(ident, sizeof(ident), "%s#%u", td->backing, id);
 			dv->cow = host_cache(h, ident, np);
-			if (chunked_init(&dv->cow_written, np, 1))
-				dv->cow = NULL;
+			chunked_init(&dv->cow_written, np, 1);
 		}
 		if (!dv->cache || (td->cow[0] && !dv->cow)) {
 			snprintf(err, errlen,
-				 "device %s: backing '%s' is shared with a smaller device, or out of memory",
+				 "device %s: backing '%s' is shared with a smaller device",
 				 td->name, base);
+			/* what was set up so far; teardown is for started instances */
+			do
+				chunked_destroy(&in->dev[d].cow_written);
+			while (d--);
+			chunked_destroy(&in->pages);
+			chunked_destroy(&in->shadow);
+			span_tree_destroy(&in->map_index);
 			return -1;
 		}
 		ra_state_init(&dv->ra, h->ra_pages);
@@ -434,11 +432,8 @@ static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t 
 
 	if (in->nr_maps == in->cap_maps) {
 		unsigned cap = in->cap_maps ? in->cap_maps * 2 : 8;
-		struct inst_mapping *v = realloc(in->maps, cap * sizeof(*v));
-
-		if (!v)
-			abort();
-		in->maps = v;
+		in->maps = xrealloc(in->maps, cap * sizeof(*in->maps),
+				    "the table of mappings");
 		in->cap_maps = cap;
 	}
 	/* a mapping that ends at 2^64 overlaps nothing, as below */

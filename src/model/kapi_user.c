@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/kapi_user.h"
+#include "util/xalloc.h"
 
 static _Thread_local struct kapi_ctx *current_ctx;
 
@@ -134,10 +135,8 @@ void kapi_ctx_init(struct kapi_ctx *ctx, const struct shmem_geom *geom)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->table_page_bytes = geom->entries_per_page * sizeof(unsigned long);
-	if (live_alloc(ctx, LIVE_MIN_CAP)) {
-		fputs("anonsim: out of memory\n", stderr);
-		abort();
-	}
+	if (live_alloc(ctx, LIVE_MIN_CAP))
+		die_oom("the kernel API's page set");
 }
 
 void kapi_ctx_destroy(struct kapi_ctx *ctx)

@@ -26,16 +26,16 @@ void ra_state_init(struct ra_state *ra, uint64_t ra_pages)
 	ra->ra_pages = ra_pages;
 }
 
-int pagecache_init(struct pagecache *pc, unsigned id, const char *ident,
-		   uint64_t npages)
+void pagecache_init(struct pagecache *pc, unsigned id, const char *ident,
+		    uint64_t npages)
 {
 	memset(pc, 0, sizeof(*pc));
 	pc->id = id;
 	strncpy(pc->ident, ident, sizeof(pc->ident) - 1);
 	pc->npages = npages;
-	return chunked_init(&pc->flags, npages, sizeof(uint16_t)) ||
-	       chunked_init(&pc->mapcount, npages, sizeof(uint32_t)) ||
-	       chunked_init(&pc->lru_gen, npages, sizeof(uint32_t)) ? -1 : 0;
+	chunked_init(&pc->flags, npages, sizeof(uint16_t));
+	chunked_init(&pc->mapcount, npages, sizeof(uint32_t));
+	chunked_init(&pc->lru_gen, npages, sizeof(uint32_t));
 }
 
 void pagecache_destroy(struct pagecache *pc)

@@ -87,8 +87,8 @@ struct read_stats {
 
 void ra_state_init(struct ra_state *ra, uint64_t ra_pages);
 
-int pagecache_init(struct pagecache *pc, unsigned id, const char *ident,
-		   uint64_t npages);
+void pagecache_init(struct pagecache *pc, unsigned id, const char *ident,
+		    uint64_t npages);
 void pagecache_destroy(struct pagecache *pc);
 
 /*

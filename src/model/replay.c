@@ -13,6 +13,7 @@
 #include "util/decimal.h"
 #include "util/progress.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define RECOUNT_EVERY 1024	/* default events between full recounts under --check */
 
@@ -303,9 +304,9 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	       struct replay_result *res, char *err, size_t errlen)
 {
 	unsigned n = npaths * (o->copies ? o->copies : 1), i, nstarted = 0;
-	struct cursor *c = calloc(n, sizeof(*c));
-	struct trace_header *hdrs = calloc(npaths, sizeof(*hdrs));
-	struct merge q = { calloc(n, sizeof(*q.v)), 0 };
+	struct cursor *c;
+	struct trace_header *hdrs;
+	struct merge q = { NULL, 0 };
 	struct host h;
 	uint64_t next_series = 0, prev_end = 0, nev = 0;
 	struct progress prog;
@@ -318,17 +319,14 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	res->instances = n;
 	snprintf(res->label, sizeof(res->label), "%s%s", s->name,
 		 s->has_variants ? (variant == ANON_POSTED ? "/posted" : "/fixed") : "");
-	if (!c || !hdrs || !q.v ||
-	    host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy,
-		      o->geom ? o->geom : &shmem_geom_x86_64)) {
-		free(c);
-		free(hdrs);
-		free(q.v);
-		snprintf(err, errlen, "out of memory");
-		return EXIT_DATA;
-	}
+	xalloc_trace(paths[0]);
+	c = xcalloc(n, sizeof(*c), "the instances' cursors");
+	hdrs = xcalloc(npaths, sizeof(*hdrs), "the traces' headers");
+	q.v = xcalloc(n, sizeof(*q.v), "the queue of instances");
+	host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy,
+		  o->geom ? o->geom : &shmem_geom_x86_64);
 	h.overhead_pages = (o->overhead + 4095) / 4096;
-	h.owners = calloc(n, sizeof(*h.owners));
+	h.owners = xcalloc(n, sizeof(*h.owners), "the host's list of instances");
 	h.nr_owners = n;
 
 	/* each trace's header, read up front: a missing file or a bad header
@@ -386,6 +384,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 			continue;
 		}
 		h.now_us = cur->start_us + cur->ev->time_us;
+		xalloc_trace(cur->path);
 		if (!cur->started) {
 			const struct trace_header *hdr = cur->hdr;
 
@@ -474,5 +473,6 @@ out:
 	free(h.owners);
 	h.owners = NULL;
 	host_destroy(&h);
+	xalloc_trace(NULL);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/span_tree.h"
+#include "util/xalloc.h"
 
 void span_tree_init(struct span_tree *t)
 {
@@ -22,7 +23,7 @@ void span_tree_destroy(struct span_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Grow an array of @size-byte elements to hold @need; aborts when out of memory. */
+/* Grow an array of @size-byte elements to hold @need; die_oom() when out of memory. */
 static void *grow(void *v, uint32_t *cap, uint32_t need, size_t size)
 {
 	uint32_t c = *cap ? *cap : 16;
@@ -31,9 +32,7 @@ static void *grow(void *v, uint32_t *cap, uint32_t need, size_t size)
 		c *= 2;
 	if (c == *cap)
 		return v;
-	v = realloc(v, (size_t)c * size);
-	if (!v)
-		abort();	/* out of memory in the simulator itself */
+	v = xrealloc(v, (size_t)c * size, "the index of mappings");
 	*cap = c;
 	return v;
 }

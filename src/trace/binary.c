@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "trace/internal.h"
+#include "util/xalloc.h"
 
 const unsigned char trace_magic[TRACE_MAGIC_LEN] = {
 	0x89, 'A', 'T', 'R', '\r', '\n', 0x1a, '\n'
@@ -150,11 +151,7 @@ int binary_read_header(struct trace_reader *r)
 		return -1;
 	}
 	/* A copy, so that lines can be cut with NULs. */
-	block = malloc((size_t)len + 1);
-	if (!block) {
-		reader_fail(r, "out of memory");
-		return -1;
-	}
+	block = xmalloc((size_t)len + 1, "a trace's header");
 	memcpy(block, r->buf + r->pos, len);
 	block[len] = '\0';
 	rc = parse_block(r, block, len, TRACE_MAGIC_LEN + 8);

@@ -14,6 +14,7 @@
 #include "trace/trace.h"
 #include "util/keyval.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define PG 4096u
 
@@ -245,9 +246,10 @@ int trace_generate(const struct gen_profile *p, const char *out,
 	h = *trace_header(r);
 	g.remap_len = h.memory / PG;
 	g.new_pages = p->memory / PG;
-	g.remap = calloc(g.remap_len ? g.remap_len : 1, sizeof(*g.remap));
+	g.remap = xcalloc(g.remap_len, sizeof(*g.remap), "the map of the ordering's pages");
 	for (d = 0; d < h.nr_devices; d++)
-		g.read_seen[d] = calloc(h.devices[d].size / PG + 1, 1);
+		g.read_seen[d] = xcalloc(h.devices[d].size / PG + 1, 1,
+					 "the map of a device's pages read");
 	h.memory = p->memory;
 	if (p->readahead_kb >= 0)
 		h.readahead_kb = p->readahead_kb;

@@ -174,9 +174,10 @@ int header_parse_line(struct header_parser *p, char *line, char *why, size_t len
 			return set_error(why, len, "page-size given twice");
 		if (parse_number_field(key, s, TRACE_PAGE_SIZE_MAX, &v, why, len))
 			return -1;
-		if (v < TRACE_PAGE_SIZE_MIN || (v & (v - 1)))
-			return set_error(why, len, "page-size %llu is not a power of two from %d to %d",
-				    (unsigned long long)v, TRACE_PAGE_SIZE_MIN, TRACE_PAGE_SIZE_MAX);
+		/* the one page size the model knows: others cannot be replayed */
+		if (v != TRACE_PAGE_SIZE)
+			return set_error(why, len, "page-size %llu: only %d-byte pages are modelled",
+				    (unsigned long long)v, TRACE_PAGE_SIZE);
 		h->page_size = (uint32_t)v;
 		return 0;
 	}

@@ -23,6 +23,7 @@
 
 #include "trace/import.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define PG_SIZE 4096u
 #define LINE_MAX_LEN 65536
@@ -61,11 +62,8 @@ static int add_call(struct importer *im, const struct call *c)
 {
 	if (im->n == im->cap) {
 		size_t cap = im->cap ? im->cap * 2 : 4096;
-		struct call *v = realloc(im->calls, cap * sizeof(*v));
 
-		if (!v)
-			return set_error(im->err, im->errlen, "%s: out of memory", im->log);
-		im->calls = v;
+		im->calls = xrealloc(im->calls, cap * sizeof(*im->calls), "the calls of a log");
 		im->cap = cap;
 	}
 	im->calls[im->n++] = *c;
@@ -264,17 +262,16 @@ static int by_time(const void *a, const void *b)
 
 static int read_log(struct importer *im)
 {
-	char *buf = malloc(LINE_MAX_LEN);
+	char *buf = xmalloc(LINE_MAX_LEN, "a line of a log");
 	gzFile f = gzopen(im->log, "rb");
 	unsigned line = 0;
 	int rc = 0, zerr;
 
-	if (!buf || !f) {
+	if (!f) {
 		free(buf);
-		if (f)
-			gzclose(f);
-		return set_error(im->err, im->errlen, "%s: %s", im->log,
-				 f || !errno ? "out of memory" : strerror(errno));
+		if (!errno)	/* zlib's own allocation failed */
+			die_oom("a log's gzip stream");
+		return set_error(im->err, im->errlen, "%s: %s", im->log, strerror(errno));
 	}
 	while (!rc && gzgets(f, buf, LINE_MAX_LEN)) {
 		size_t n = strlen(buf);
@@ -415,11 +412,7 @@ int strace_import(const char *log, const struct strace_import_opts *o,
 	snprintf(h.recorder, sizeof(h.recorder), "anonsim-trace-import from=strace");
 
 	/* the events, those the trace rules let in */
-	evs = malloc((im.n + 1) * sizeof(*evs));
-	if (!evs) {
-		set_error(err, errlen, "out of memory");
-		goto out;
-	}
+	evs = xmalloc((im.n + 1) * sizeof(*evs), "the events of a log");
 	/*
 	 * UML maps its physical memory from the file's start as it boots; a log
 	 * begun later (strace -p) lacks that mapping, so it is put first.

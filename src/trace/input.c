@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "trace/internal.h"
+#include "util/xalloc.h"
 
 #define NR_CHUNKS 6		/* one decoded, the others read ahead */
 /* Wake a sleeping reader only when this many chunks are free: fewer wake-ups. */
@@ -407,31 +408,23 @@ static int start_thread(struct trace_input *in);
 
 struct trace_input *input_open(int fd, int gzip, int early)
 {
-	struct trace_input *in = calloc(1, sizeof(*in));
+	struct trace_input *in = xcalloc(1, sizeof(*in), "a trace's input");
 	const char *off;
 
-	if (!in)
-		return NULL;
 	in->fd = fd;
 	in->gzip = gzip;
-	if (gzip && (!(in->zbuf = malloc(ZBUF_BYTES)) || inflateInit2(&in->zs, 15 + 16) != Z_OK)) {
-		free(in->zbuf);
-		free(in);
-		return NULL;
+	if (gzip) {
+		in->zbuf = xmalloc(ZBUF_BYTES, "a trace's gzip buffer");
+		if (inflateInit2(&in->zs, 15 + 16) != Z_OK)	/* Z_MEM_ERROR */
+			die_oom("a trace's gzip stream");
 	}
 	/*
 	 * Zeroed: the decoder's loads may reach past the data.  The room
 	 * before it serves only if there is no thread and this buffer is
 	 * read into again; its pages are touched only then.
 	 */
-	in->first_mem = calloc(1, INPUT_HEAD + INPUT_FIRST_CHUNK + TRACE_BUF_SLACK);
-	if (!in->first_mem) {
-		if (gzip)
-			inflateEnd(&in->zs);
-		free(in->zbuf);
-		free(in);
-		return NULL;
-	}
+	in->first_mem = xcalloc(1, INPUT_HEAD + INPUT_FIRST_CHUNK + TRACE_BUF_SLACK,
+				"a trace's first chunk");
 	in->first.data = in->first_mem + INPUT_HEAD;
 	off = getenv("ANONSIM_READAHEAD");
 	in->no_thread = off && !strcmp(off, "0");	/* see anonsim(1) */

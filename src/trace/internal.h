@@ -16,8 +16,8 @@
 #define TRACE_LINE_MAX		4096		/* text line, newline included */
 #define TRACE_BIN_HEADER_MAX	65536		/* binary header block */
 #define TRACE_SIZE_MAX		(1ULL << 40)	/* memory and device sizes */
-#define TRACE_PAGE_SIZE_MIN	512
-#define TRACE_PAGE_SIZE_MAX	(1U << 20)
+#define TRACE_PAGE_SIZE		4096		/* the one page size modelled */
+#define TRACE_PAGE_SIZE_MAX	(1U << 20)	/* parsed before it is refused */
 #define TRACE_READAHEAD_MAX	(1ULL << 30)	/* KiB */
 
 /* Binary layout: magic, version (u32 LE), header length (u32 LE), header. */
@@ -52,8 +52,8 @@ struct input_chunk {
 struct trace_input;
 
 /*
- * Read @fd, which input_close closes, inflating it if @gzip; NULL if out
- * of memory.  @early: the data is likely to outgrow the first chunk, so
+ * Read @fd, which input_close closes, inflating it if @gzip (die_oom()
+ * when out of memory).  @early: the data is likely to outgrow the first chunk, so
  * start the thread now.
  */
 struct trace_input *input_open(int fd, int gzip, int early);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "trace/internal.h"
+#include "util/xalloc.h"
 
 
 void reader_fail(struct trace_reader *r, const char *fmt, ...)
@@ -76,7 +77,9 @@ long reader_fill(struct trace_reader *r, size_t want)
 	size_t have = r->end - r->pos;
 
 	while (have < want && !r->eof && !r->broken) {
-		const struct input_chunk *c = input_next(r->in, r->buf + r->pos, have);
+		/* no buffer before the first chunk: no pointer arithmetic on NULL */
+		const struct input_chunk *c = input_next(r->in, r->buf ? r->buf + r->pos : NULL,
+							 have);
 
 		r->base += r->pos;
 		r->buf = c->data - have;
@@ -106,7 +109,7 @@ static int looks_gzip(int fd)
 static struct trace_reader *reader_start(int fd, const char *name,
 					 char *err, size_t errlen)
 {
-	struct trace_reader *r = calloc(1, sizeof(*r));
+	struct trace_reader *r = xcalloc(1, sizeof(*r), "a trace reader");
 	int gzip = looks_gzip(fd);
 	struct stat st;
 	int big;
@@ -117,17 +120,8 @@ static struct trace_reader *reader_start(int fd, const char *name,
 	/* More than the first chunk, compressed about four to one. */
 	big = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
 	      st.st_size > (off_t)(gzip ? INPUT_FIRST_CHUNK / 4 : INPUT_FIRST_CHUNK);
-	if (r) {
-		r->path = strdup(name);
-		r->in = input_open(fd, gzip, big);
-	}
-	if (!r || !r->path || !r->in) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		if (!r || !r->in)
-			close(fd);
-		trace_close(r);
-		return NULL;
-	}
+	r->path = xstrdup(name, "a trace's name");
+	r->in = input_open(fd, gzip, big);
 	r->place = AT_FILE;
 	n = reader_fill(r, 1);
 	if (n == 0)

@@ -12,6 +12,7 @@
 
 #include "trace/internal.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 int trace_name_ok(const char *name, size_t len)
 {
@@ -191,49 +192,36 @@ static size_t seg_of(const struct trace_maps *m, uint64_t p)
 }
 
 /* A segment boundary at page @p: the index of the segment starting there. */
-static int seg_split(struct trace_maps *m, uint64_t p, size_t *at)
+static size_t seg_split(struct trace_maps *m, uint64_t p)
 {
 	size_t i = seg_of(m, p);
 
-	if (m->seg[i].start == p) {
-		*at = i;
-		return 0;
-	}
+	if (m->seg[i].start == p)
+		return i;
 	if (m->nr == m->cap) {
-		size_t cap = m->cap * 2;
-		struct own_seg *s = realloc(m->seg, cap * sizeof(*s));
-
-		if (!s)
-			return -1;
-		m->seg = s;
-		m->cap = cap;
+		m->cap *= 2;
+		m->seg = xrealloc(m->seg, m->cap * sizeof(*m->seg),
+				  "the validator's map of mappings");
 	}
 	memmove(&m->seg[i + 2], &m->seg[i + 1], (m->nr - i - 1) * sizeof(*m->seg));
 	m->seg[i + 1] = (struct own_seg){ p, m->seg[i].state };
 	m->nr++;
-	*at = i + 1;
-	return 0;
+	return i + 1;
 }
 
 /*
  * Pages [lo, hi) become @to: all of them (@only_from == -1), or those in
  * state @only_from.  Neighbours of one state are merged again.
  */
-static int seg_set(struct trace_maps *m, const struct trace_rules *r, uint64_t lo,
-		   uint64_t hi, enum own_state to, int only_from)
+static void seg_set(struct trace_maps *m, const struct trace_rules *r, uint64_t lo,
+		    uint64_t hi, enum own_state to, int only_from)
 {
 	size_t a, b, i, j;
 
 	if (lo >= hi)
-		return 0;
-	if (seg_split(m, lo, &a))
-		return -1;
-	if (hi < r->mem_pages) {
-		if (seg_split(m, hi, &b))
-			return -1;
-	} else {
-		b = m->nr;
-	}
+		return;
+	a = seg_split(m, lo);
+	b = hi < r->mem_pages ? seg_split(m, hi) : m->nr;
 	for (i = a; i < b; i++)
 		if (only_from < 0 || m->seg[i].state == (enum own_state)only_from)
 			m->seg[i].state = to;
@@ -241,7 +229,6 @@ static int seg_set(struct trace_maps *m, const struct trace_rules *r, uint64_t l
 		if (m->seg[i].state != m->seg[j - 1].state)
 			m->seg[j++] = m->seg[i];
 	m->nr = j;
-	return 0;
 }
 
 /* Whether a page of [lo, hi) is in state @s (@all: every page is). */
@@ -278,13 +265,12 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 {
 	const char *kind = trace_kind_names[ev->kind];
 	uint64_t lo, hi, n;
-	int rc = 0;
 
 	switch (ev->kind) {
 	case EV_READ:
 		n = (ev->length + r->page_mask) >> r->page_shift;
 		if (!m->based) {
-			rc = seg_set(m, r, ev->page, ev->page + n, OWN_READ_EARLY, -1);
+			seg_set(m, r, ev->page, ev->page + n, OWN_READ_EARLY, -1);
 			break;
 		}
 		if (!seg_any(m, ev->page, ev->page + n, OWN_MAPPED, 1))
@@ -294,7 +280,7 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 	case EV_TOUCH:
 	case EV_FREE:
 		if (!m->based) {	/* what a read put there goes */
-			rc = seg_set(m, r, ev->page, ev->page + ev->count, OWN_NEVER, OWN_READ_EARLY);
+			seg_set(m, r, ev->page, ev->page + ev->count, OWN_NEVER, OWN_READ_EARLY);
 			break;
 		}
 		if (seg_any(m, ev->page, ev->page + ev->count, OWN_UNMAPPED, 0))
@@ -312,19 +298,19 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 		}
 		if (m->based && ev->addr - ev->offset == m->base) {
 			lo = ev->offset >> r->page_shift;
-			rc = seg_set(m, r, lo, lo + (ev->length >> r->page_shift), OWN_MAPPED, -1);
+			seg_set(m, r, lo, lo + (ev->length >> r->page_shift), OWN_MAPPED, -1);
 			break;
 		}
 		/* a mapping elsewhere replaces what it covers, as munmap would */
 		/* fall through */
 	case EV_MUNMAP:
 		own_pages(m, r, ev->addr, ev->length, &lo, &hi);
-		rc = seg_set(m, r, lo, hi, OWN_UNMAPPED, OWN_MAPPED);
+		seg_set(m, r, lo, hi, OWN_UNMAPPED, OWN_MAPPED);
 		break;
 	default:
 		return 0;
 	}
-	return rc ? set_error(why, len, "%s: out of memory", kind) : 0;
+	return 0;
 }
 
 size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
@@ -333,18 +319,23 @@ size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 	size_t i;
 
 	if (!m->seg) {
-		m->seg = malloc(8 * sizeof(*m->seg));
-		if (!m->seg) {
-			set_error(why, len, "out of memory");
-			return 0;
-		}
+		m->seg = xmalloc(8 * sizeof(*m->seg), "the validator's map of mappings");
 		m->cap = 8;
 		m->nr = 1;
 		m->seg[0] = (struct own_seg){ 0, OWN_NEVER };
 	}
-	for (i = 0; i < n; i++)
-		if (ev[i].kind != EV_WRITE && ev[i].kind < EV_PHASE &&
-		    maps_event(m, r, &ev[i], why, len))
+	for (i = 0; i < n; i++) {
+		enum trace_kind k = ev[i].kind;
+
+		/*
+		 * The usual state: all of memory mapped at its own address,
+		 * where reads, touches and frees always keep the rules.
+		 */
+		if (m->nr == 1 && m->seg[0].state == OWN_MAPPED &&
+		    (k == EV_READ || k == EV_TOUCH || k == EV_FREE))
+			continue;
+		if (k != EV_WRITE && k < EV_PHASE && maps_event(m, r, &ev[i], why, len))
 			return i;
+	}
 	return n;
 }

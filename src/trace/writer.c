@@ -16,6 +16,7 @@
 
 #include "trace/internal.h"
 #include "util/cleanup.h"
+#include "util/xalloc.h"
 
 #define WRITE_BUF (256 * 1024)
 
@@ -162,17 +163,15 @@ static int header_writable(struct trace_writer *w, const struct trace_header *h,
 struct trace_writer *trace_writer_open(const char *path, const struct trace_header *h,
 				       char *err, size_t errlen)
 {
-	struct trace_writer *w = calloc(1, sizeof(*w));
-	char *text = NULL;
+	struct trace_writer *w = xcalloc(1, sizeof(*w), "a trace writer");
+	char *text;
 	size_t len;
 	int gz, fd;
 	mode_t mask;
 
-	if (!w || !(w->path = strdup(path)) || !(w->buf = malloc(WRITE_BUF)) ||
-	    !(w->tmp = malloc(strlen(path) + 16)) || !(text = malloc(TRACE_HEADER_TEXT_MAX))) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto fail_quiet;
-	}
+	w->path = xstrdup(path, "an output's name");
+	w->buf = xmalloc(WRITE_BUF, "a trace writer's buffer");
+	text = xmalloc(TRACE_HEADER_TEXT_MAX, "a trace's header");
 	if (trace_path_encoding(path, &w->binary, &gz)) {
 		writer_fail(w, "name must end in .trace, .atr, .trace.gz or .atr.gz");
 		goto fail;
@@ -192,6 +191,8 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 	w->h = *h;
 	trace_rules_init(&w->rules, &w->h);
 
+	/* named only now: a failure before has no file to remove */
+	w->tmp = xmalloc(strlen(path) + 16, "an output's name");
 	sprintf(w->tmp, "%s.tmpXXXXXX", path);
 	fd = mkstemp(w->tmp);
 	if (fd >= 0 && cleanup_add(w->tmp)) {
@@ -235,10 +236,8 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 
 fail:
 	snprintf(err, errlen, "%s", w->err);
-fail_quiet:
 	free(text);
-	if (w)
-		writer_free(w);
+	writer_free(w);
 	return NULL;
 }
 

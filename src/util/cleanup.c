@@ -17,13 +17,18 @@
 
 static char *volatile paths[CLEANUP_MAX];
 
-static void on_signal(int sig)
+void cleanup_now(void)
 {
 	int i;
 
 	for (i = 0; i < CLEANUP_MAX; i++)
 		if (paths[i])
 			unlink(paths[i]);
+}
+
+static void on_signal(int sig)
+{
+	cleanup_now();
 	_exit(128 + sig);
 }
 

@@ -11,5 +11,7 @@
 int cleanup_add(const char *path);
 /* @path is renamed or removed: a signal no longer touches it. */
 void cleanup_forget(const char *path);
+/* Remove every file registered now: the command ends without a signal. */
+void cleanup_now(void);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "util/keyval.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 static int listed(const char *const *list, const char *key)
 {
@@ -43,10 +44,9 @@ int kv_load(struct kv_file *f, const char *path, const char *const *known,
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	f->path = strdup(path);
+	f->path = xstrdup(path, "a settings file's name");
 	while (fgets(line, sizeof(line), in)) {
 		char *hash, *key, *val;
-		struct kv_entry *v;
 
 		no++;
 		if (!strchr(line, '\n') && !feof(in)) {
@@ -78,14 +78,9 @@ int kv_load(struct kv_file *f, const char *path, const char *const *known,
 			snprintf(err, errlen, "%s:%u: '%s' needs a value", path, no, key);
 			goto fail;
 		}
-		v = realloc(f->v, (f->n + 1) * sizeof(*v));
-		if (!v) {
-			snprintf(err, errlen, "%s: out of memory", path);
-			goto fail;
-		}
-		f->v = v;
-		f->v[f->n].key = strdup(key);
-		f->v[f->n].value = strdup(val);
+		f->v = xrealloc(f->v, (f->n + 1) * sizeof(*f->v), "a setting");
+		f->v[f->n].key = xstrdup(key, "a setting");
+		f->v[f->n].value = xstrdup(val, "a setting");
 		f->v[f->n].line = no;
 		f->n++;
 	}

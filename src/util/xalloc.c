@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xalloc.c - allocation that ends the command cleanly when memory cannot
+ * be had (see xalloc.h).
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/cleanup.h"
+#include "util/util.h"
+#include "util/xalloc.h"
+
+static _Thread_local const char *trace;
+
+void xalloc_trace(const char *t)
+{
+	trace = t;
+}
+
+_Noreturn void die_oom(const char *what)
+{
+	/* msg() writes to unbuffered stderr: no memory of its own */
+	msg("out of memory allocating %s%s%s", what, trace ? " for " : "",
+	    trace ? trace : "");
+	cleanup_now();
+	/* no exit handlers: they would flush half a result, and may allocate */
+	_exit(EXIT_OUTPUT);
+}
+
+void *xmalloc(size_t size, const char *what)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		die_oom(what);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size, const char *what)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die_oom(what);
+	return p;
+}
+
+void *xrealloc(void *p, size_t size, const char *what)
+{
+	void *q = realloc(p, size ? size : 1);
+
+	if (!q)
+		die_oom(what);
+	return q;
+}
+
+char *xstrdup(const char *s, const char *what)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		die_oom(what);
+	return p;
+}
