@@ -15,10 +15,11 @@ cd "$(dirname "$0")"
 # gnuplot for the plots.
 RUN_PACKAGES="build-essential autoconf automake pkg-config zlib1g-dev gnuplot-nox"
 # What the tests add: Check for the unit tests, clang for the fuzzer,
-# user-mode-linux and the image tools for the recording smoke test, GNU
-# parallel and jq for the sweep's job test.
+# user-mode-linux and the image tools for the recording smoke test and the
+# real density run (debootstrap for its Debian images), GNU parallel and jq
+# for the sweep's job test.
 TEST_PACKAGES="check clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static
-parallel jq"
+debootstrap parallel jq"
 
 missing_packages() {
 	for p in $PACKAGES; do
