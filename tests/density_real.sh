@@ -36,7 +36,7 @@ expect_status 0 sh "$rec/mkimage-busybox.sh" --sampler "$tools/kpage-sampler" "$
 before=$(host_state)
 
 # 0: density and curve agree; 4: they do not (reported, not judged here)
-sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 64M --swap 64M -n 2 --label bb \
+sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 64M --swap 64M -n 2 -r 1 --label bb \
 	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/out" >"$tmp/out1" 2>&1
 st=$?
 [ $st -eq 0 ] || [ $st -eq 4 ] || fail "density-real.sh exited $st: $(cat "$tmp/out1")"
@@ -44,8 +44,8 @@ st=$?
 o=$tmp/out
 
 # the trace: of the same command line, and valid
-expect_status 0 "$ANONSIM" trace check "$o/trace.gz"
-expect_match "$(gzip -dc "$o/trace.gz" | grep '^note uml:')" \
+expect_status 0 "$ANONSIM" trace check "$o/trace-1.gz"
+expect_match "$(gzip -dc "$o/trace-1.gz" | grep '^note uml:')" \
 	"^note uml: /usr/bin/linux mem=64M ubd0=$tmp/anonsim-density\.[A-Za-z0-9]+/disk-1\.img root=/dev/ubda rw init=/sbin/anonsim-init con=null con0=fd:0,fd:1$"
 
 # the free run: both UMLs, each adding tmpfs (shmem) and a page cache of
@@ -65,7 +65,7 @@ expect_match "$(sed -n 2p "$o/real-limited.csv")" '^1,[0-9.]+,[0-9]+,[0-9]+,[0-9
 # UML 1 (usage - shmem - image page cache, in KiB rounded up)
 ov=$(awk -F, 'NR == 2 { v = $3 - $5 - $6; if (v < 0) v = 0; printf "%d", (v + 1023) / 1024 }' "$o/real-free.csv")
 "$ANONSIM" density --csv -q -s read-copy -m 64M --swap 64M --max 2 --no-share \
-	--overhead "${ov}K" "$o/trace.gz" >"$tmp/model.csv" || fail "anonsim density failed"
+	--overhead "${ov}K" "$o/trace-1.gz" >"$tmp/model.csv" || fail "anonsim density failed"
 cmp -s "$tmp/model.csv" "$o/model.csv" || fail "model.csv is not anonsim density's output"
 
 # real beside model, per N: the real column is the cgroup's usage, the
@@ -82,7 +82,7 @@ expect_match "$(cat "$o/summary.txt")" 'density: real (>=2|[0-9]), model (>=2|[0
 expect_match "$(cat "$o/summary.txt")" 'memory after each boot: largest difference [0-9.]+% \(N = [12]\)'
 
 # SIGTERM while UML 1 of the free run boots: exit 143, nothing left
-sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 64M --swap 64M -n 2 -t "$o/trace.gz" \
+sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 64M --swap 64M -n 2 -t "$o/trace-1.gz" \
 	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/out2" 2>"$tmp/err2" &
 pid=$!
 i=0

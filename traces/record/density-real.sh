@@ -28,9 +28,11 @@ memory and powers nothing off.  Two runs of 1..MAX UMLs:
            the cgroup's swap (memory.stat, sampled every 0.1 s) is not
            zero; it stops two N after that
 
-Then runs "anonsim density -s read-copy" on the trace of the same image
-and command line (recorded first with anonsim-record unless -t gives it)
-at the same host size and swap (--no-share for private images; overhead
+Then runs "anonsim density -s read-copy" on traces of the same image and
+command line (recorded first with anonsim-record unless -t gives them;
+UML N replays trace (N-1) mod K + 1 of K: a guest touches a different
+number of pages from boot to boot, and K traces average that) at the
+same host size and swap (--no-share for private images; overhead
 per UML as measured at N = 1 unless --overhead), and compares: the
 density (largest N without a swap-out) must be equal and the memory
 curve within the tolerance at every N.
@@ -44,8 +46,10 @@ curve within the tolerance at every N.
   -n, --max N           at most N UMLs (default: 8)
       --mem SIZE        UML memory, mem= (default: 64M)
       --init PATH       the guest's init (default: /sbin/anonsim-init)
-  -t, --trace FILE      trace of the same image and command line (default:
-                        record one, from a fresh copy or layer)
+  -t, --trace FILE      a trace of the same image and command line
+                        (repeatable; default: record --record of them,
+                        each from a fresh copy or layer)
+  -r, --record K        traces to record (default: 4)
       --overhead SIZE   the model's memory per UML beyond tmpfs and page
                         cache (default: measured at N = 1)
       --tolerance PCT   allowed difference of the memory curve (default: 5)
@@ -63,15 +67,15 @@ curve within the tolerance at every N.
                         (default: 300)
       --from DIR        boot nothing: compare the model with the real
                         figures of an earlier run's output DIR (its
-                        params, real-*.csv and trace.gz)
+                        params, real-*.csv and trace-*.gz)
   -h, --help            this text
 
 Outputs in DIR: params (the run's layout, sizes and label), real-free.csv and real-limited.csv (per N: seconds to
 work-done, cgroup usage and peak, shmem, image page cache, swap, all in
 bytes, and seconds from UML N's start to the first swap seen while it
 booted), series.csv (the cgroup's memory every 0.1 s of both runs), model.csv (anonsim density --csv), compare.csv (real beside model
-per N), density.csv (both as series of plots/density.gp), trace.gz (when
-recorded), summary.txt.  Everything the run made on the host (UMLs,
+per N), density.csv (both as series of plots/density.gp), trace-K.gz
+(when recorded), summary.txt.  Everything the run made on the host (UMLs,
 cgroups, swap file, scratch images, paused DAMON reclaim) is undone at
 exit and on INT, TERM and HUP.
 
@@ -87,12 +91,12 @@ usage_error() { hl_log "$* (see --help)"; exit 1; }
 fail() { hl_log "$*"; exit 5; }
 
 image= layout=private hostmem= swap=256M max=8 mem=64M init=/sbin/anonsim-init
-trace= overhead= tol=5 label= outdir= parent=${TMPDIR:-/var/tmp} tools=$here
+traces= nrec=4 overhead= tol=5 label= outdir= parent=${TMPDIR:-/var/tmp} tools=$here
 anonsim=${ANONSIM:-} uml=/usr/bin/linux timeout_s=300 from=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
-	-i|--image|-l|--layout|-m|--host-mem|--swap|-n|--max|--mem|--init|-t|--trace|\
+	-i|--image|-l|--layout|-m|--host-mem|--swap|-n|--max|--mem|--init|-t|--trace|-r|--record|\
 	--overhead|--tolerance|--label|-o|--output|-d|--dir|--tools|--anonsim|--uml|--timeout|--from)
 		[ $# -ge 2 ] || usage_error "$1 needs an argument"
 		case $1 in
@@ -103,7 +107,9 @@ while [ $# -gt 0 ]; do
 		-n|--max) max=$2 ;;
 		--mem) mem=$2 ;;
 		--init) init=$2 ;;
-		-t|--trace) trace=$2 ;;
+		-t|--trace) [ -f "$2" ] || usage_error "trace $2 not found"
+			traces="$traces $2" ;;
+		-r|--record) nrec=$2 ;;
 		--overhead) overhead=$2 ;;
 		--tolerance) tol=$2 ;;
 		--label) label=$2 ;;
@@ -128,8 +134,8 @@ if [ -n "$from" ]; then
 	param() { sed -n "s/^$1=//p" "$from/params"; }
 	layout=$(param layout) hostmem=$(param host_mem) swap=$(param swap) max=$(param max)
 	[ -n "$label" ] || label=$(param label)
-	[ -n "$trace" ] || trace=$from/trace.gz
-	[ -f "$trace" ] || usage_error "no trace: $from/trace.gz not found; give -t"
+	[ -n "$traces" ] || traces=$(ls "$from"/trace-*.gz 2>/dev/null | sort -V | tr '\n' ' ')
+	[ -n "$traces" ] || usage_error "no trace: no $from/trace-*.gz; give -t"
 	image=-
 else
 	[ -n "$image" ] || usage_error "no image (-i)"
@@ -145,7 +151,7 @@ case $max in ''|*[!0-9]*|0) usage_error "--max: a number of UMLs from 1" ;; esac
 case $timeout_s in ''|*[!0-9]*|0) usage_error "--timeout: seconds from 1" ;; esac
 case $tol in ''|*[!0-9.]*) usage_error "--tolerance: a percentage" ;; esac
 [ -z "$overhead" ] || hl_to_bytes "$overhead" >/dev/null || usage_error "--overhead: not a size: '$overhead'"
-[ -z "$trace" ] || [ -f "$trace" ] || usage_error "trace $trace not found"
+case $nrec in ''|*[!0-9]*|0) usage_error "--record: a number of traces from 1" ;; esac
 if [ -z "$anonsim" ]; then
 	anonsim=$(command -v anonsim || true)
 	[ -n "$anonsim" ] || [ ! -x "$here/../../anonsim" ] || anonsim=$here/../../anonsim
@@ -176,8 +182,7 @@ now() { date +%s.%N; }
 mib() { awk -v b="$1" 'BEGIN { printf "%.3f", b / 1048576 }'; }
 
 # ---- the disks: a fresh copy or layer per UML ---------------------------------------
-# disk_arg K: the ubd0= value of UML K; disk_files: every image file whose
-# page cache the UMLs make (the model's page cache).
+# disk_arg K: the ubd0= value of UML K.
 disk_arg() {
 	if [ "$layout" = private ]; then
 		echo "$hl_scratch/disk-$1.img"
@@ -221,16 +226,27 @@ uml_args() {	# K
 }
 
 # ---- the trace --------------------------------------------------------------------------
-if [ -z "$from" ] && [ -z "$trace" ]; then
+if [ -z "$from" ] && [ -z "$traces" ]; then
 	[ -f "$tools/uml_preload.so" ] || fail "$tools/uml_preload.so not found: build the recorder"
-	disks_make 1 || fail "cannot make a disk in $hl_scratch"
-	hl_log "recording the trace: $uml $(uml_args 1)"
-	# shellcheck disable=SC2046
-	hl_run record env TMPDIR="$hl_scratch" sh "$here/anonsim-record" --tools "$tools" \
-		--timeout "$timeout_s" -o "$outdir/trace.gz" -- "$uml" $(uml_args 1) ||
-		fail "recording the trace failed"
-	hl_umls_kill
-	trace=$outdir/trace.gz
+	# paused here for the recordings and the runs (a recorder killed on a
+	# signal could not switch it on again)
+	hl_damon_pause
+	case $hl_damon_state in
+	paused) note="recorded by density-real.sh, which paused the host's DAMON proactive reclaim for its run" ;;
+	*) note="recorded by density-real.sh; the host's DAMON proactive reclaim: $hl_damon_state" ;;
+	esac
+	j=1
+	while [ "$j" -le "$nrec" ]; do
+		disks_make 1 || fail "cannot make a disk in $hl_scratch"
+		hl_log "recording trace $j of $nrec: $uml $(uml_args 1)"
+		# shellcheck disable=SC2046
+		hl_run record env TMPDIR="$hl_scratch" sh "$here/anonsim-record" --tools "$tools" \
+			--timeout "$timeout_s" --note "$note" -o "$outdir/trace-$j.gz" -- "$uml" $(uml_args 1) ||
+			fail "recording trace $j failed"
+		hl_umls_kill
+		traces="$traces $outdir/trace-$j.gz"
+		j=$((j + 1))
+	done
 fi
 
 # ---- one run: UMLs 1..MAX, each started when the one before is done ---------------
@@ -303,7 +319,7 @@ run() {	# PHASE LIMIT
 }
 
 if [ -z "$from" ]; then
-	hl_damon_pause
+	[ -n "$hl_damon_state" ] || hl_damon_pause
 	hl_log "free run: up to $max UMLs, $layout disks of $image"
 	run free -1
 	hl_swap_open "$swap_bytes" || fail "cannot make and swap on a swap file in $hl_scratch"
@@ -324,13 +340,17 @@ ov_kib=$(( (ov_bytes + 1023) / 1024 ))
 share=
 [ "$layout" = cow ] || share=--no-share
 "$anonsim" density --csv -q -s read-copy -m "$limit" --swap "$swap_bytes" --max "$max" \
-	$share --overhead "${ov_kib}K" -o "$outdir/model.csv" "$trace" ||
-	fail "anonsim density failed on $trace"
+	$share --overhead "${ov_kib}K" -o "$outdir/model.csv" $traces ||
+	fail "anonsim density failed on$traces"
 
 # ---- real beside model ------------------------------------------------------------------
 # the model starts UML N when the trace of UML N-1 ends: at (N-1) x its last event
-last_us=$("$anonsim" trace stat "$trace" | sed -n 's/^duration: .* last at \([0-9]*\))$/\1/p')
-[ -n "$last_us" ] || fail "anonsim trace stat $trace: no duration"
+last_us=
+for t in $traces; do
+	l=$("$anonsim" trace stat "$t" | sed -n 's/^duration: .* last at \([0-9]*\))$/\1/p')
+	[ -n "$l" ] || fail "anonsim trace stat $t: no duration"
+	last_us="$last_us $l"
+done
 awk -F, -v label="$label" -v tol="$tol" -v hostmib="$(mib "$limit")" \
     -v rswap="$limited_swapped" -v max="$max" -v ov="$(mib "$ov_bytes")" \
     -v last="$last_us" -v out="$outdir" '
@@ -373,8 +393,12 @@ END {
 	if (rswap != "")
 		printf "first swap-out, real: UML %d, %s s after it started (wall clock)\n", rswap, lim_first[rswap]
 	if (mfirst != "") {
-		k = int(mfirst * 1e6 / last)
-		printf "first swap-out, model: UML %d, %.2f s into its trace\n", k + 1, mfirst - k * last / 1e6
+		# UML k starts as the trace of UML k-1 ends
+		nt = split(last, len, " ")
+		t = mfirst * 1e6
+		for (k = 1; t >= len[(k - 1) % nt + 1]; k++)
+			t -= len[(k - 1) % nt + 1]
+		printf "first swap-out, model: UML %d, %.2f s into its trace\n", k, t / 1e6
 	}
 	exit ok ? 0 : 4
 }' "$outdir/real-free.csv" "$outdir/real-limited.csv" "$outdir/model.csv" >"$outdir/summary.txt"

@@ -15,6 +15,7 @@ hl_freezers=	# freezer cgroups, one per UML
 hl_swap=	# the swap file, swapped on
 hl_scratch=	# the scratch directory, removed with all it holds
 hl_damon=	# DAMON contexts switched off, switched on again
+hl_damon_state=	# after hl_damon_pause: none, paused or running
 hl_child=	# a long foreground command, killed on a signal
 hl_pids=	# every UML started (for their ~/.uml directories)
 
@@ -71,17 +72,28 @@ hl_scratch_open() {	# PARENT: a scratch directory on PARENT (not a tmpfs)
 	hl_scratch=$(mktemp -d "$1/anonsim-density.XXXXXX") || { hl_scratch=; return 1; }
 }
 
-# The host's DAMON proactive reclaim drops page cache at times of its own;
-# paused for the run, as the recorder does.
+# The host's DAMON proactive reclaim drops page cache at times of its own
+# (a virtual machine may run a context that pages out cold memory): paused
+# for a run.  hl_damon_state: none (no context on), paused, or running
+# (one could not be paused).
 hl_damon_pause() {
+	hl_damon_state=none
 	for _s in /sys/kernel/mm/damon/admin/kdamonds/*/state; do
 		[ -f "$_s" ] && [ "$(cat "$_s")" = on ] || continue
 		if echo off >"$_s" 2>/dev/null; then
 			hl_damon="$hl_damon $_s"
+			[ "$hl_damon_state" = running ] || hl_damon_state=paused
 		else
-			hl_log "warning: cannot pause the DAMON context of $_s"
+			hl_damon_state=running
+			hl_log "warning: cannot pause the DAMON context of $_s;" \
+			       "the page cache measured may be lower than the run's"
 		fi
 	done
+}
+
+hl_damon_resume() {
+	for _s in $hl_damon; do echo on >"$_s" 2>/dev/null || true; done
+	hl_damon=
 }
 
 # The memory cgroup: LIMIT bytes, or -1 for none (memory and swap together
@@ -195,6 +207,5 @@ hl_cleanup() {
 	hl_memcg_close
 	[ -z "$hl_scratch" ] || rm -rf "$hl_scratch"
 	hl_scratch=
-	for _s in $hl_damon; do echo on >"$_s" 2>/dev/null; done
-	hl_damon=
+	hl_damon_resume
 }
