@@ -25,23 +25,26 @@ command -v mke2fs >/dev/null 2>&1 || skip "mke2fs (e2fsprogs) is not installed"
 [ -x "$tools/anonsim-rec-host" ] && [ -f "$tools/uml_preload.so" ] &&
 	[ -x "$tools/kpage-sampler" ] || skip "the recorder was not built"
 
-# what the script makes on the host, to be gone after it
-host_state() {
-	ls /sys/fs/cgroup/memory /sys/fs/cgroup/freezer | grep -c '^anonsim-density'
-	grep -c "$tmp/" /proc/swaps
-	ls "$tmp" | grep -c '^anonsim-density'
-	ps -eo args | grep -v grep | grep -c "ubd0=$tmp/"
+# what the script run PID leaves on the host: its cgroups (named after
+# it), swap files, scratch folders and UMLs (both under $tmp)
+host_left() {
+	ls /sys/fs/cgroup/memory /sys/fs/cgroup/freezer | grep "^anonsim-density\.$1\b"
+	grep "$tmp/" /proc/swaps
+	ls "$tmp" | grep '^anonsim-density'
+	ps -eo pid,args | grep -v grep | grep "ubd0=$tmp/"
 }
 expect_status 0 sh "$rec/mkimage-busybox.sh" --sampler "$tools/kpage-sampler" "$tmp/bb.img"
-before=$(host_state)
 
 # 0: density and curve agree; 4: they do not (reported, not judged here)
 sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 64M --swap 64M -n 2 -r 1 --label bb \
-	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/out" >"$tmp/out1" 2>&1
+	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/res" >"$tmp/log1" 2>&1 &
+pid=$!
+wait $pid
 st=$?
-[ $st -eq 0 ] || [ $st -eq 4 ] || fail "density-real.sh exited $st: $(cat "$tmp/out1")"
-[ "$(host_state)" = "$before" ] || fail "left on the host: $(host_state | tr '\n' ' ') (was $(echo $before))"
-o=$tmp/out
+[ $st -eq 0 ] || [ $st -eq 4 ] || fail "density-real.sh exited $st: $(cat "$tmp/log1")"
+left=$(host_left $pid)
+[ -z "$left" ] || fail "left on the host: $left"
+o=$tmp/res
 
 # the trace: of the same command line, and valid
 expect_status 0 "$ANONSIM" trace check "$o/trace-1.gz"
@@ -83,10 +86,10 @@ expect_match "$(cat "$o/summary.txt")" 'memory after each boot: largest differen
 
 # SIGTERM while UML 1 of the free run boots: exit 143, nothing left
 sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 64M --swap 64M -n 2 -t "$o/trace-1.gz" \
-	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/out2" 2>"$tmp/err2" &
+	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/res2" 2>"$tmp/err2" &
 pid=$!
 i=0
-until grep -q '^free,.*,1,' "$tmp/out2/series.csv" 2>/dev/null || [ $i -ge 300 ]; do
+until grep -q '^free,.*,1,' "$tmp/res2/series.csv" 2>/dev/null || [ $i -ge 300 ]; do
 	sleep 0.1; i=$((i + 1))
 done
 [ $i -lt 300 ] || fail "the run did not start within 30 s: $(cat "$tmp/err2")"
@@ -94,5 +97,6 @@ kill -TERM $pid
 wait $pid
 st=$?
 [ $st -eq 143 ] || fail "after SIGTERM: exit $st, expected 143: $(cat "$tmp/err2")"
-[ "$(host_state)" = "$before" ] || fail "left after SIGTERM: $(host_state | tr '\n' ' ') (was $(echo $before))"
+left=$(host_left $pid)
+[ -z "$left" ] || fail "left after SIGTERM: $left"
 finish
