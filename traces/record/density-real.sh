@@ -73,7 +73,8 @@ curve within the tolerance at every N.
 Outputs in DIR: params (the run's layout, sizes and label), real-free.csv and real-limited.csv (per N: seconds to
 work-done, cgroup usage and peak, shmem, image page cache, swap, all in
 bytes, and seconds from UML N's start to the first swap seen while it
-booted), series.csv (the cgroup's memory every 0.1 s of both runs), model.csv (anonsim density --csv), compare.csv (real beside model
+booted), series.csv (the cgroup's memory every 0.1 s of both runs), model-free.csv and model.csv (anonsim density --csv, memory
+unlimited and on the host given), compare.csv (real beside model
 per N), density.csv (both as series of plots/density.gp), trace-K.gz
 (when recorded), summary.txt.  Everything the run made on the host (UMLs,
 cgroups, swap file, scratch images, paused DAMON reclaim) is undone at
@@ -254,7 +255,6 @@ fi
 # shmem, image page cache, swap (bytes), seconds to the first swap-out
 # (after UML N started; empty if none).
 series=$outdir/series.csv
-echo "run,t_s,instances,usage_mib,swap_mib,shmem_mib,cache_mib,rss_mib" >"$series"
 
 sample() {	# RUN T0 N: one row of the series; sets s_usage s_swap
 	s_usage=$(hl_memcg_read memory.usage_in_bytes)
@@ -319,6 +319,7 @@ run() {	# PHASE LIMIT
 }
 
 if [ -z "$from" ]; then
+	echo "run,t_s,instances,usage_mib,swap_mib,shmem_mib,cache_mib,rss_mib" >"$series"
 	[ -n "$hl_damon_state" ] || hl_damon_pause
 	hl_log "free run: up to $max UMLs, $layout disks of $image"
 	run free -1
@@ -339,6 +340,10 @@ ov_bytes=$(hl_to_bytes "$overhead")
 ov_kib=$(( (ov_bytes + 1023) / 1024 ))
 share=
 [ "$layout" = cow ] || share=--no-share
+# as the real runs: memory unlimited (the curve; anonsim density stops
+# two N after the first that swaps), then the host given (the density)
+"$anonsim" density --csv -q -s read-copy --max "$max" $share --overhead "${ov_kib}K" \
+	-o "$outdir/model-free.csv" $traces &&
 "$anonsim" density --csv -q -s read-copy -m "$limit" --swap "$swap_bytes" --max "$max" \
 	$share --overhead "${ov_kib}K" -o "$outdir/model.csv" $traces ||
 	fail "anonsim density failed on$traces"
@@ -361,7 +366,8 @@ FNR == 1 { next }
 FILENAME ~ /real-free/ { n = $1; free_n[n] = 1; use[n] = m($3); peak[n] = m($4); tm[n] = m($5)
 	cache[n] = m($6); over[n] = m($3 - $5 - $6); next }
 FILENAME ~ /real-limited/ { lim_swap[$1] = m($7); lim_first[$1] = $8; lim_seen[$1] = 1; next }
-FILENAME ~ /model/ { mt[$2] = $8; mp[$2] = $9; ms[$2] = $10; mouts[$2] = $11
+FILENAME ~ /model-free\.csv$/ { mt[$2] = $8; mp[$2] = $9; mrow[$2] = $0; next }
+FILENAME ~ /model\.csv$/ { ms[$2] = $10; mouts[$2] = $11; mfirst_n[$2] = $12
 	if ($11 > 0 && mfirst == "") mfirst = $12
 	if ($11 > 0) mdens = $14; next }
 END {
@@ -374,14 +380,23 @@ END {
 		d = pct(use[n], mt[n]); dp = pct(peak[n], mp[n])
 		if (abs(d) >= worst) { worst = abs(d); wn = n }
 		if (abs(dp) >= pworst) { pworst = abs(dp); pwn = n }
+		rsw = n in lim_seen ? sprintf("%.3f", lim_swap[n]) : ""
 		rs = n in lim_seen ? (lim_first[n] != "" ? "yes" : "no") : ""
-		printf "%d,%.3f,%.3f,%+.2f,%.3f,%.3f,%+.2f,%s,%.3f,%s,%s\n", n, use[n], mt[n], d, peak[n], mp[n], dp,
-			n in lim_seen ? sprintf("%.3f", lim_swap[n]) : "", ms[n], rs, mouts[n] > 0 ? "yes" : "no" > cmp
+		msw = n in mouts ? sprintf("%.3f", ms[n]) : ""
+		mss = n in mouts ? (mouts[n] > 0 ? "yes" : "no") : ""
+		printf "%d,%.3f,%.3f,%+.2f,%.3f,%.3f,%+.2f,%s,%s,%s,%s\n", n, use[n], mt[n], d, peak[n], mp[n], dp,
+			rsw, msw, rs, mss > cmp
 		printf "%s-real,%d,%.3f,%.3f,0,0,%.3f,%.3f,%.3f,%s,,,%.3f,%s\n", label, n, tm[n], cache[n], over[n],
-			use[n], peak[n], n in lim_seen ? sprintf("%.3f", lim_swap[n]) : "", hostmib, rdens > dcsv
+			use[n], peak[n], rsw, hostmib, rdens > dcsv
 	}
-	while ((getline line < (out "/model.csv")) > 0)
-		if (line !~ /^strategy,/) { sub(/^[^,]*/, label "-model", line); print line > dcsv }
+	# the model: memory from the unlimited sweep, swap from the host given
+	for (n = 1; n <= max; n++) {
+		if (!(n in mrow)) continue
+		split(mrow[n], f, ",")
+		printf "%s-model,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s\n", label, n, f[3], f[4], f[5], f[6], f[7],
+			f[8], f[9], n in mouts ? ms[n] : "", n in mouts ? mouts[n] : "", n in mouts ? mfirst_n[n] : "",
+			hostmib, mdens > dcsv
+	}
 	# a density is known once a run swapped within its N
 	ok = rdens == mdens && rdens != "" && worst <= tol
 	printf "%s: host %s MiB, model overhead %.2f MiB per UML\n", label, hostmib, ov
@@ -401,7 +416,8 @@ END {
 		printf "first swap-out, model: UML %d, %.2f s into its trace\n", k, t / 1e6
 	}
 	exit ok ? 0 : 4
-}' "$outdir/real-free.csv" "$outdir/real-limited.csv" "$outdir/model.csv" >"$outdir/summary.txt"
+}' "$outdir/real-free.csv" "$outdir/real-limited.csv" "$outdir/model-free.csv" "$outdir/model.csv" \
+	>"$outdir/summary.txt"
 status=$?
 cat "$outdir/summary.txt"
 exit $status
