@@ -156,17 +156,39 @@ START_TEST(policy_24_swaps_first)
 }
 END_TEST
 
-START_TEST(policy_modern_drops_cache_first)
+/* tests/replay/policy.trace works the figures out */
+START_TEST(policy_modern_reclaims_in_clusters)
 {
 	struct replay_result r;
 
 	opts.host_mem = 12 * 4096;
 	opts.policy = RECLAIM_MODERN;
 	r = run("policy.trace", "read-copy", ANON_FIXED);
-	ASSERT_MEM(r, 12, 0, 0);
-	ck_assert_uint_eq(r.swap_final, 3);
-	ck_assert_uint_eq(r.swap_outs, 3);
+	ASSERT_MEM(r, 6, 0, 0);
+	ck_assert_uint_eq(r.final[CAT_SWAP_TABLE], 2);
+	ck_assert_uint_eq(r.swap_final, 9);
+	ck_assert_uint_eq(r.swap_outs, 9);
 	ck_assert_int_eq(r.first_swap_out_us, 50);
+}
+END_TEST
+
+/* tests/replay/active.trace: a page read twice is active, kept over newer ones */
+START_TEST(policy_modern_keeps_active_cache)
+{
+	struct replay_result r;
+
+	opts.host_mem = 9 * 4096;
+	opts.swap = 0;
+	opts.policy = RECLAIM_MODERN;
+	r = run("active.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 8, 1, 0);
+	ck_assert_uint_eq(r.reads.refaults, 0);
+	ck_assert_uint_eq(r.oom_pages, 0);
+
+	opts.policy = RECLAIM_24;
+	r = run("active.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 8, 1, 0);
+	ck_assert_uint_eq(r.reads.refaults, 1);
 }
 END_TEST
 
@@ -336,7 +358,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, read_over_swapped_page);
 	tcase_add_test(tc, posted_pte_only_strands_swap);
 	tcase_add_test(tc, policy_24_swaps_first);
-	tcase_add_test(tc, policy_modern_drops_cache_first);
+	tcase_add_test(tc, policy_modern_reclaims_in_clusters);
+	tcase_add_test(tc, policy_modern_keeps_active_cache);
 	tcase_add_test(tc, no_memory_limit_never_swaps);
 	tcase_add_test(tc, posted_dup_frees_mapped_page);
 	tcase_add_test(tc, posted_map_tables_leak);

@@ -203,11 +203,11 @@ static struct lru_entry *lru_head(struct host *h, enum lru_list l)
 				return e;
 		} else {
 			struct pagecache *pc = h->caches[e->owner];
-			bool mapped = pc_mapcount(pc, e->page) != 0;
+			uint16_t f = pc_flags(pc, e->page);
 
-			if (*pc_lru_genp(pc, e->page) == e->gen &&
-			    (pc_flags(pc, e->page) & PC_RESIDENT) &&
-			    mapped == (l == LRU_MAPPED))
+			if (*pc_lru_genp(pc, e->page) == e->gen && (f & PC_RESIDENT) &&
+			    (l == LRU_ACTIVE ||
+			     (pc_mapcount(pc, e->page) != 0) == (l == LRU_MAPPED)))
 				return e;
 		}
 		q->head++;
@@ -243,6 +243,31 @@ static bool swap_out_one(struct host *h)
 	return false;
 }
 
+/*
+ * modern: look at the oldest tmpfs page.  Used since reclaim last looked
+ * (its pte young, as every page is after its first fault): it goes round
+ * again; else it is swapped out.  Returns 1 swapped, 0 rotated, -1 none.
+ */
+static int scan_anon(struct host *h)
+{
+	struct lru_entry *e;
+
+	while (h->swap_used < h->swap_pages && (e = lru_head(h, LRU_TMPFS))) {
+		struct lru_entry v = *e;
+		const struct tmpfs_owner *o = &h->owners[v.owner];
+
+		h->lru[LRU_TMPFS].head++;
+		if (o->ops->referenced(o->priv, v.page)) {
+			host_lru_add(h, LRU_TMPFS, v.owner, v.page,
+				     o->ops->lru_gen(o->priv, v.page));
+			return 0;
+		}
+		if (o->ops->swap_out(o->priv, v.page))
+			return 1;
+	}
+	return -1;
+}
+
 /* 2.4: whichever of the oldest cache page and the oldest tmpfs page is older. */
 static bool reclaim_24(struct host *h)
 {
@@ -262,10 +287,247 @@ static bool reclaim_24(struct host *h)
 	return oldest ? evict_cache(h, l) : false;
 }
 
-static bool reclaim_modern(struct host *h)
+/* --- modern: Linux 6.x, mm/vmscan.c and mm/swap.c ------------------------
+ *
+ * Page cache enters the inactive file list; a second access to a folio
+ * moves it to the active list (pagecache.c).  The active list is scanned
+ * only while it outgrows the inactive one (inactive_is_low()), and the
+ * inactive file list alone while it is large and not low (cache_trim_mode);
+ * otherwise tmpfs (anon, swap-backed) and file lists are scanned in the
+ * proportion get_scan_count() takes from swappiness 60 and the cost of
+ * reclaiming each kind.  A tmpfs page used since reclaim last looked goes
+ * round once more.  What is left out, measured on Linux 6.18 (README):
+ * refaults come back inactive.  The kernel activates them
+ * (workingset_refault()), but under this load deactivates them again as
+ * fast (pgdeactivate 17489 against 13930 refault activations in a run of
+ * six 64M boots in 160 MiB), since its swap-outs free memory only after
+ * their writeback and reclaim scans far more meanwhile (624873 tmpfs pages
+ * scanned for 6870 swapped); a model whose swap-outs free at once would
+ * keep them, and hold twice the page cache the kernel does.
+ */
+
+#define SWAP_CLUSTER_MAX 32
+#define DEF_PRIORITY 12
+#define SWAPPINESS 60		/* vm.swappiness and memory.swappiness here */
+#define MAX_SWAPPINESS 200
+
+static uint64_t inactive_file(const struct host *h)
 {
-	return evict_cache(h, LRU_CACHE) || evict_cache(h, LRU_MAPPED) ||
-	       (h->swap_used < h->swap_pages && swap_out_one(h));
+	return h->pages[CAT_CACHE] - h->active_file;
+}
+
+/*
+ * lru_note_cost(): what reclaiming a kind costs, IO weighed 32 times a
+ * rotation, both halved whenever they outgrow a quarter of the LRU.
+ */
+static void note_cost(struct host *h, bool file, uint64_t nr_io, uint64_t nr_rotated)
+{
+	uint64_t lru = h->pages[CAT_CACHE] + h->pages[CAT_TMPFS];
+
+	*(file ? &h->file_cost : &h->anon_cost) += nr_io * SWAP_CLUSTER_MAX + nr_rotated;
+	if (h->file_cost + h->anon_cost > lru / 4) {
+		h->file_cost /= 2;
+		h->anon_cost /= 2;
+	}
+}
+
+void host_note_activate(struct host *h, uint64_t nr)
+{
+	h->active_file += nr;
+}
+
+/* inactive_is_low(): inactive * int_sqrt(10 * GB of the list) < active. */
+static bool inactive_file_is_low(const struct host *h)
+{
+	uint64_t inactive = inactive_file(h), active = h->active_file;
+	uint64_t gb = (inactive + active) >> 18, ratio = 1;
+
+	if (gb)
+		while ((ratio + 1) * (ratio + 1) <= 10 * gb)
+			ratio++;
+	return inactive * ratio < active;
+}
+
+/*
+ * Reclaim the oldest inactive file folio, whole: unmapped page cache
+ * first, then mapped.  Returns the pages freed (0: none left).
+ */
+static uint64_t evict_folio(struct host *h)
+{
+	enum lru_list l = LRU_CACHE;
+	struct lru_entry *e = lru_head(h, l);
+	struct pagecache *pc;
+	uint64_t head, i, n, freed = 0;
+
+	if (!e) {
+		l = LRU_MAPPED;
+		e = lru_head(h, l);
+	}
+	if (!e)
+		return 0;
+	pc = h->caches[e->owner];
+	head = pc_folio_head(pc, e->page);
+	n = pc_folio_pages(pc, e->page);
+	for (i = head; i < head + n; i++)
+		if ((pc_flags(pc, i) & (PC_RESIDENT | PC_ACTIVE)) == PC_RESIDENT &&
+		    (pc_mapcount(pc, i) != 0) == (l == LRU_MAPPED)) {
+			pagecache_evict(h, pc, i);
+			freed++;
+		}
+	return freed;
+}
+
+/* shrink_active_list() on file pages: @nr pages (whole folios) go inactive. */
+static void deactivate_file(struct host *h, uint64_t nr)
+{
+	uint64_t done = 0;
+	struct lru_entry *e;
+
+	while (done < nr && (e = lru_head(h, LRU_ACTIVE))) {
+		struct pagecache *pc = h->caches[e->owner];
+		uint64_t before = h->active_file;
+
+		pagecache_deactivate(h, pc, e->page);
+		done += before - h->active_file;
+	}
+}
+
+/* shrink_inactive_list(): scan @nr pages of a kind; returns pages freed. */
+static uint64_t shrink_inactive(struct host *h, bool file, uint64_t nr)
+{
+	uint64_t scanned = 0, freed = 0;
+
+	while (scanned < nr) {
+		uint64_t n;
+
+		if (file) {
+			n = evict_folio(h);
+			if (!n)
+				break;
+			scanned += n;
+			freed += n;
+			continue;
+		}
+		switch (scan_anon(h)) {
+		case -1:
+			scanned = nr;	/* nothing left to scan */
+			break;
+		case 1:
+			freed++;
+			/* fall through */
+		default:
+			scanned++;
+		}
+	}
+	/* a swap-out is IO; a clean file page is not */
+	note_cost(h, file, file ? 0 : freed, scanned - freed);
+	return freed;
+}
+
+/*
+ * shrink_lruvec(): scan the lists in turn, 32 pages at a time.  Once
+ * enough is reclaimed, a memory cgroup's reclaim stops the kind with less
+ * left to scan and scans the other to the share of its target the first
+ * has reached, so both are scanned in the proportion get_scan_count() set.
+ * @nr: inactive anon, inactive file, active file.
+ */
+static void shrink_lruvec(struct host *h, uint64_t nr[3], uint64_t nr_to_reclaim,
+			  uint64_t *reclaimed)
+{
+	uint64_t targets[3] = { nr[0], nr[1], nr[2] };
+	bool adjusted = false;
+	int i;
+
+	while (nr[0] || nr[1] || nr[2]) {
+		uint64_t nr_file, nr_anon, pct, done;
+
+		for (i = 0; i < 3; i++) {
+			uint64_t n = nr[i] < SWAP_CLUSTER_MAX ? nr[i] : SWAP_CLUSTER_MAX;
+
+			nr[i] -= n;
+			if (!n)
+				continue;
+			if (i == 2)
+				deactivate_file(h, n);
+			else
+				*reclaimed += shrink_inactive(h, i == 1, n);
+		}
+		if (*reclaimed < nr_to_reclaim || adjusted)
+			continue;
+		nr_file = nr[1] + nr[2];
+		nr_anon = nr[0];
+		if (!nr_file || !nr_anon)
+			break;
+		if (nr_file > nr_anon) {
+			pct = nr_anon * 100 / (targets[0] + 1);
+			nr[0] = 0;
+			for (i = 1; i < 3; i++) {
+				done = targets[i] - nr[i];
+				nr[i] = targets[i] * (100 - pct) / 100;
+				nr[i] -= nr[i] < done ? nr[i] : done;
+			}
+		} else {
+			pct = nr_file * 100 / (targets[1] + targets[2] + 1);
+			nr[1] = nr[2] = 0;
+			done = targets[0] - nr[0];
+			nr[0] = targets[0] * (100 - pct) / 100;
+			nr[0] -= nr[0] < done ? nr[0] : done;
+		}
+		adjusted = true;
+	}
+}
+
+enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_ANON, SCAN_FILE };
+
+bool host_reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
+{
+	uint64_t reclaimed = 0, deactivated = h->active_file;
+	int prio;
+
+	if (nr_to_reclaim < SWAP_CLUSTER_MAX)
+		nr_to_reclaim = SWAP_CLUSTER_MAX;
+	for (prio = DEF_PRIORITY; prio >= 0 && reclaimed < nr_to_reclaim; prio--) {
+		/* prepare_scan_control() and get_scan_count() */
+		bool can_swap = h->swap_used < h->swap_pages && h->pages[CAT_TMPFS];
+		bool deact = inactive_file_is_low(h);
+		uint64_t size[3] = { can_swap ? h->pages[CAT_TMPFS] : 0,
+				     inactive_file(h), h->active_file };
+		uint64_t nr[3], fraction[2] = { 0, 1 }, denominator = 1;
+		enum scan_balance sb;
+		int i;
+
+		if (!can_swap)
+			sb = SCAN_FILE;
+		else if (!prio)
+			sb = SCAN_EQUAL;
+		else if ((size[1] >> prio) && !deact)
+			sb = SCAN_FILE;		/* cache_trim_mode */
+		else {
+			uint64_t total = h->anon_cost + h->file_cost;
+			uint64_t ac = total + h->anon_cost, fc = total + h->file_cost;
+
+			total = ac + fc;
+			fraction[0] = SWAPPINESS * (total + 1) / (ac + 1);
+			fraction[1] = (MAX_SWAPPINESS - SWAPPINESS) * (total + 1) / (fc + 1);
+			denominator = fraction[0] + fraction[1];
+			sb = SCAN_FRACT;
+		}
+		for (i = 0; i < 3; i++) {
+			uint64_t scan = size[i] >> prio;
+			bool file = i > 0;
+
+			if (sb == SCAN_FRACT)
+				scan = scan * fraction[file] / denominator;
+			else if (sb == SCAN_FILE && !file)
+				scan = 0;
+			nr[i] = scan;
+		}
+		if (!deact)
+			nr[2] = 0;	/* shrink_list(): active file left alone */
+		shrink_lruvec(h, nr, nr_to_reclaim, &reclaimed);
+	}
+	/* pages moved to the inactive list are reclaimed on the next call */
+	return reclaimed > 0 || h->active_file < deactivated;
 }
 
 void host_balance(struct host *h)
@@ -277,7 +539,8 @@ void host_balance(struct host *h)
 	h->balancing = 1;
 	while (host_total(h) > h->mem_pages) {
 		before = host_total(h);
-		if (!(h->policy == RECLAIM_24 ? reclaim_24(h) : reclaim_modern(h))) {
+		if (!(h->policy == RECLAIM_24 ? reclaim_24(h) :
+		      host_reclaim_modern(h, before - h->mem_pages))) {
 			h->oom_pages = h->oom_pages > before - h->mem_pages ?
 				       h->oom_pages : before - h->mem_pages;
 			break;

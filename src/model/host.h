@@ -3,8 +3,9 @@
  * host.h - the host: its memory by category, its swap device, the page
  * caches of backing files, and reclaim when demand exceeds memory.
  *
- * Reclaim picks victims from three LRU queues: clean unmapped page cache,
- * clean mapped file pages, and tmpfs pages.  Queues hold (owner, page, gen)
+ * Reclaim picks victims from LRU queues: clean unmapped page cache, clean
+ * mapped file pages, tmpfs pages, and (`modern`) active page cache: the
+ * first two are then the kernel's inactive file list.  Queues hold (owner, page, gen)
  * entries; a page remembers the gen of its newest entry, so moving or
  * refreshing a page just pushes a new entry and the old one is skipped
  * when it reaches the head.  Gens grow with time, so a smaller gen is older.
@@ -32,11 +33,11 @@ enum mem_cat {
 extern const char *const mem_cat_names[CAT_NR];
 
 enum reclaim_policy {
-	RECLAIM_MODERN,		/* page cache first, then mapped file pages, then swap */
+	RECLAIM_MODERN,		/* Linux 6.x: active and inactive file lists, swappiness 60 */
 	RECLAIM_24,		/* one LRU over cache and tmpfs: swaps as soon as memory runs out */
 };
 
-enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_NR };
+enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_ACTIVE, LRU_NR };
 
 struct lru_entry {
 	uint32_t owner;		/* pagecache id, or instance id for LRU_TMPFS */
@@ -60,6 +61,8 @@ struct tmpfs_owner_ops {
 	uint32_t *(*lru_gen)(void *owner, uint32_t page);
 	/* swap @page out (reclaim); false if it cannot */
 	bool (*swap_out)(void *owner, uint32_t page);
+	/* whether @page was used since the last call (folio_referenced()) */
+	bool (*referenced)(void *owner, uint32_t page);
 };
 
 struct tmpfs_owner {
@@ -91,6 +94,10 @@ struct host {
 	struct lru_queue lru[LRU_NR];
 	uint32_t gen;
 
+	/* `modern` : the kernel's LRU balance, mm/vmscan.c */
+	uint64_t active_file;		/* pages on LRU_ACTIVE */
+	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
+
 	struct pagecache **caches;	/* by id */
 	unsigned nr_caches;
 
@@ -119,6 +126,16 @@ void host_sync_tables(struct host *h);
 
 /* Reclaim until demand fits memory (or nothing is left to reclaim). */
 void host_balance(struct host *h);
+
+/*
+ * `modern`: reclaim at least what demand exceeds memory by, 32 pages at
+ * least, as a memory cgroup's charge does.  False if nothing
+ * could be reclaimed.
+ */
+bool host_reclaim_modern(struct host *h, uint64_t nr_to_reclaim);
+
+/* `modern`: @nr file pages were activated (folio_mark_accessed()). */
+void host_note_activate(struct host *h, uint64_t nr);
 
 /* Put (or refresh) a page at the young end of an LRU list. */
 void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,

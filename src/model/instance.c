@@ -228,13 +228,16 @@ void inst_tmpfs_fault(struct instance *in, uint64_t p)
 		in->swapped--;
 		h->swap_ins++;
 	}
+	pg->young = 1;
 	if (pg->tmpfs != TMPFS_RESIDENT) {
 		pg->tmpfs = TMPFS_RESIDENT;
 		in->resident++;
 		if (host_lru_kept(h, LRU_TMPFS))
 			host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
 		host_charge(h, CAT_TMPFS, 1);
-	} else if (host_lru_kept(h, LRU_TMPFS)) {
+	} else if (host_lru_kept(h, LRU_TMPFS) && h->policy != RECLAIM_MODERN) {
+		/* 2.4: a use moves the page to the young end; modern: the
+		 * young pte waits for reclaim to look at it */
 		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
 	}
 }
@@ -285,9 +288,19 @@ static bool tops_swap_out(void *owner, uint32_t page)
 	return instance_swap_out(owner, page);
 }
 
+static bool tops_referenced(void *owner, uint32_t page)
+{
+	struct ppage *pg = inst_page(owner, page);
+	bool young = pg->young;
+
+	pg->young = 0;
+	return young;
+}
+
 static const struct tmpfs_owner_ops inst_tmpfs_ops = {
 	.lru_gen = tops_lru_gen,
 	.swap_out = tops_swap_out,
+	.referenced = tops_referenced,
 };
 
 void inst_tmpfs_punch(struct instance *in, uint64_t p, uint64_t nr)

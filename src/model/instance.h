@@ -28,7 +28,8 @@ enum tmpfs_state {
 
 struct ppage {
 	uint8_t tmpfs;		/* enum tmpfs_state */
-	uint8_t file;		/* a backing-file page is mapped over P */
+	uint8_t file : 1;	/* a backing-file page is mapped over P */
+	uint8_t young : 1;	/* tmpfs: used since reclaim last looked (a young pte) */
 	uint16_t cache;		/* file: host pagecache id */
 	uint32_t ipage;		/* file: page of that backing file */
 	uint32_t lru_gen;	/* tmpfs LRU stamp */

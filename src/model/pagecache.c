@@ -33,7 +33,7 @@ int pagecache_init(struct pagecache *pc, unsigned id, const char *ident,
 	pc->id = id;
 	strncpy(pc->ident, ident, sizeof(pc->ident) - 1);
 	pc->npages = npages;
-	return chunked_init(&pc->flags, npages, 1) ||
+	return chunked_init(&pc->flags, npages, sizeof(uint16_t)) ||
 	       chunked_init(&pc->mapcount, npages, sizeof(uint32_t)) ||
 	       chunked_init(&pc->lru_gen, npages, sizeof(uint32_t)) ? -1 : 0;
 }
@@ -92,12 +92,12 @@ static inline bool resident(const struct pagecache *pc, uint64_t i)
 
 static inline unsigned folio_order(const struct pagecache *pc, uint64_t i)
 {
-	return pc_flags(pc, i) >> PC_ORDER_SHIFT;
+	return pc_flags(pc, i) >> PC_ORDER_SHIFT & 0xf;
 }
 
 static inline uint64_t folio_head(const struct pagecache *pc, uint64_t i)
 {
-	return i & ~((1ULL << folio_order(pc, i)) - 1);
+	return pc_folio_head(pc, i);
 }
 
 /*
@@ -144,15 +144,63 @@ void pagecache_touch(struct host *h, struct pagecache *pc, uint64_t i)
 {
 	enum lru_list l = pc_mapcount(pc, i) ? LRU_MAPPED : LRU_CACHE;
 
+	if (pc_flags(pc, i) & PC_ACTIVE)
+		return;		/* modern: the active list holds both kinds */
 	if (host_lru_kept(h, l))
 		host_lru_add(h, l, pc->id, (uint32_t)i, pc_lru_genp(pc, i));
+}
+
+/* modern: the folio of page @i goes to the active list (folio_activate()). */
+static void activate_folio(struct host *h, struct pagecache *pc, uint64_t i)
+{
+	uint64_t head = folio_head(pc, i), n = 1ULL << folio_order(pc, i), j;
+
+	for (j = head; j < head + n; j++) {
+		uint16_t *f = pc_flagsp(pc, j);
+
+		*f = (uint16_t)((*f | PC_ACTIVE) & ~PC_REFERENCED);
+		if (host_lru_kept(h, LRU_ACTIVE))
+			host_lru_add(h, LRU_ACTIVE, pc->id, (uint32_t)j, pc_lru_genp(pc, j));
+	}
+	host_note_activate(h, n);
+}
+
+void pagecache_deactivate(struct host *h, struct pagecache *pc, uint64_t i)
+{
+	uint64_t head = folio_head(pc, i), n = 1ULL << folio_order(pc, i), j;
+
+	for (j = head; j < head + n; j++) {
+		uint16_t *f = pc_flagsp(pc, j);
+
+		*f &= (uint16_t)~PC_ACTIVE;
+		pagecache_touch(h, pc, j);	/* the young end of the inactive list */
+	}
+	h->active_file -= n;
+}
+
+/*
+ * modern: folio_mark_accessed(): the first access marks the folio
+ * referenced, the second activates it.
+ */
+static void mark_accessed(struct host *h, struct pagecache *pc, uint64_t i)
+{
+	uint16_t f = pc_flags(pc, i);
+
+	if (!(f & PC_REFERENCED)) {
+		uint64_t head = folio_head(pc, i), n = 1ULL << folio_order(pc, i), j;
+
+		for (j = head; j < head + n; j++)
+			*pc_flagsp(pc, j) |= PC_REFERENCED;
+	} else if (!(f & PC_ACTIVE)) {
+		activate_folio(h, pc, i);
+	}
 }
 
 /* Page @i enters the cache as part of a folio of @order. */
 static void cache_insert(struct host *h, struct pagecache *pc, uint64_t i,
 			 unsigned order)
 {
-	*pc_flagsp(pc, i) = (uint8_t)(PC_RESIDENT | (order << PC_ORDER_SHIFT));
+	*pc_flagsp(pc, i) = (uint16_t)(PC_RESIDENT | (order << PC_ORDER_SHIFT));
 	pc->resident++;
 	pagecache_touch(h, pc, i);
 	host_charge(h, CAT_CACHE, 1);
@@ -290,7 +338,7 @@ static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
 	uint64_t max = ra->ra_pages, folio = 1ULL << folio_order(pc, index);
 	uint64_t expected, start, align, end, aligned_end;
 
-	*pc_flagsp(pc, index) &= (uint8_t)~PC_RA_MARK;
+	*pc_flagsp(pc, index) &= (uint16_t)~PC_RA_MARK;
 	if (!max)
 		return;
 	expected = (ra->start + ra->size - ra->async_size) & ~(folio - 1);
@@ -318,10 +366,32 @@ static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
 	ra_order(h, pc, ra, index, index + req, st);
 }
 
+/*
+ * modern, filemap_read(): each batch of folios (31 at most) marks its first
+ * one accessed, unless the read starts in the folio the last one ended in.
+ */
+#define FOLIO_BATCH 31
+static void read_mark_accessed(struct host *h, struct pagecache *pc,
+			       const struct ra_state *ra, uint64_t pos,
+			       uint64_t i, uint64_t *folios)
+{
+	unsigned shift = 12 + folio_order(pc, i);
+
+	if (i != pos >> 12 && i != folio_head(pc, i))
+		return;		/* not the first page of a folio the read meets */
+	if ((*folios)++ % FOLIO_BATCH)
+		return;
+	if (i == pos >> 12 && ra->prev_pos &&
+	    pos >> shift == (ra->prev_pos - 1) >> shift)
+		return;
+	mark_accessed(h, pc, i);
+}
+
 void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		    uint64_t pos, uint64_t len, struct read_stats *st)
 {
-	uint64_t i, last = (pos + len + 4095) >> 12;
+	uint64_t i, last = (pos + len + 4095) >> 12, folios = 0;
+	bool modern = h->policy == RECLAIM_MODERN;
 
 	for (i = pos >> 12; i < last && i < pc->npages; i++) {
 		uint64_t head;
@@ -334,10 +404,14 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		head = folio_head(pc, i);
 		if (pc_flags(pc, head) & PC_RA_MARK)
 			async_ra(h, pc, ra, head, last - head, st);
-		pagecache_touch(h, pc, i);	/* accessed: to the young end */
+		if (modern)
+			read_mark_accessed(h, pc, ra, pos, i, &folios);
+		else
+			pagecache_touch(h, pc, i);	/* accessed: to the young end */
 	}
 	/* filemap_read() leaves prev_pos at the end of the read */
 	ra->prev_index = (pos + len) >> 12;
+	ra->prev_pos = pos + len;
 }
 
 void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
@@ -346,15 +420,18 @@ void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
 	uint64_t i;
 
 	for (i = index; i < index + nr && i < pc->npages; i++) {
-		if (pc_flags(pc, i) & PC_RESIDENT)
-			pagecache_touch(h, pc, i);
-		else
+		if (!(pc_flags(pc, i) & PC_RESIDENT))
 			cache_insert(h, pc, i, 0);
+		else if (h->policy != RECLAIM_MODERN)
+			pagecache_touch(h, pc, i);
+		/* modern: a write does not mark the folio accessed */
 	}
 }
 
 void pagecache_evict(struct host *h, struct pagecache *pc, uint64_t index)
 {
+	if (pc_flags(pc, index) & PC_ACTIVE)
+		h->active_file--;
 	*pc_flagsp(pc, index) = PC_EVICTED;
 	pc->resident--;
 	*pc_lru_genp(pc, index) = 0;

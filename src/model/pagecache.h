@@ -17,12 +17,16 @@ struct host;
  * Per-page flags of a cached file.  Readahead builds large folios; every
  * page of a folio carries the folio's order, so the head (where the
  * readahead mark lives) is the page index rounded down to the folio size.
+ * The `modern` policy's LRU flags (PG_referenced, PG_active) are the
+ * folio's too: every page of a folio carries them alike.
  */
 enum {
 	PC_RESIDENT = 1 << 0,	/* in the host page cache */
 	PC_RA_MARK = 1 << 1,	/* PG_readahead (on a folio's head page) */
 	PC_EVICTED = 1 << 2,	/* was cached and reclaimed: reading it again is a refault */
+	PC_REFERENCED = 1 << 3,	/* PG_referenced: accessed once on its list */
 	PC_ORDER_SHIFT = 4,	/* bits 4-7: order of the folio the page belongs to */
+	PC_ACTIVE = 1 << 8,	/* PG_active: on the active file list */
 };
 
 struct pagecache {
@@ -30,22 +34,22 @@ struct pagecache {
 	char ident[256];		/* backing identity from the trace header */
 	uint64_t npages;		/* file size in pages */
 	/* per page, allocated by the chunk (chunked.h); read through pc_*() */
-	struct chunked flags;		/* uint8_t: PC_* */
+	struct chunked flags;		/* uint16_t: PC_* */
 	struct chunked mapcount;	/* uint32_t: instance pages mapping it (ubd-mmap) */
 	struct chunked lru_gen;		/* uint32_t: see host.h: LRU position stamp */
 	uint64_t resident;		/* pages with PC_RESIDENT */
 };
 
-static inline uint8_t pc_flags(const struct pagecache *pc, uint64_t i)
+static inline uint16_t pc_flags(const struct pagecache *pc, uint64_t i)
 {
-	const uint8_t *v = chunked_peek(&pc->flags, i, 1);
+	const uint16_t *v = chunked_peek(&pc->flags, i, sizeof(*v));
 
 	return v ? *v : 0;
 }
 
-static inline uint8_t *pc_flagsp(struct pagecache *pc, uint64_t i)
+static inline uint16_t *pc_flagsp(struct pagecache *pc, uint64_t i)
 {
-	return chunked_at(&pc->flags, i, 1);
+	return chunked_at(&pc->flags, i, sizeof(uint16_t));
 }
 
 static inline uint32_t pc_mapcount(const struct pagecache *pc, uint64_t i)
@@ -70,6 +74,7 @@ struct ra_state {
 	uint64_t start, size, async_size;
 	unsigned order;			/* folio order of the last window */
 	uint64_t prev_index;		/* page of prev_pos (end of the last read); UINT64_MAX: none */
+	uint64_t prev_pos;		/* prev_pos itself, in bytes; 0: none */
 	uint64_t ra_pages;		/* window: read_ahead_kb / 4; 0 disables */
 };
 
@@ -95,8 +100,10 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		    uint64_t pos, uint64_t len, struct read_stats *st);
 
 /*
- * Page @i was used, or moved between mapped and unmapped: put it at the
- * young end of the LRU list it now belongs to.
+ * Page @i was used (`2.4`), entered the cache, or moved between mapped and
+ * unmapped: put it at the young end of the LRU list it now belongs to.
+ * Under `modern` an active page stays where it is: one active list holds
+ * mapped and unmapped pages alike.
  */
 void pagecache_touch(struct host *h, struct pagecache *pc, uint64_t i);
 
@@ -109,5 +116,19 @@ void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
  * mappings: the instance that touches it next reads it back (a refault).
  */
 void pagecache_evict(struct host *h, struct pagecache *pc, uint64_t index);
+
+/* `modern`: the folio of page @i, on the active list, goes to the inactive one. */
+void pagecache_deactivate(struct host *h, struct pagecache *pc, uint64_t i);
+
+/* The first page and the number of pages of the folio holding page @i. */
+static inline uint64_t pc_folio_head(const struct pagecache *pc, uint64_t i)
+{
+	return i & ~((1ULL << (pc_flags(pc, i) >> PC_ORDER_SHIFT & 0xf)) - 1);
+}
+
+static inline uint64_t pc_folio_pages(const struct pagecache *pc, uint64_t i)
+{
+	return 1ULL << (pc_flags(pc, i) >> PC_ORDER_SHIFT & 0xf);
+}
 
 #endif
