@@ -71,16 +71,16 @@ done >"$out/density-real.csv"
 
 # the README's tables: one line per case, then memory per N
 {
-	echo "| case | host | real density | model density | largest difference after a boot | largest difference of the peak | first swap-out, real | first swap-out, model |"
+	echo "| case | host | real density | model density | memory after a boot: largest difference | peak while booting: largest difference | first swap-out, real (wall clock) | first swap-out, model (trace time) |"
 	echo "|---|---|---|---|---|---|---|---|"
 	for c in $cases; do
 		awk -v c="$c" '
 			/^density:/ { r = $3; sub(/,$/, "", r); m = $5 }
-			/^memory after/ { d = $6 " (N = " $9 " " $10 }
-			/^peak while/ { p = $6 " (N = " $9 " " $10 }
-			/^first swap-out, real/ { fr = "UML " $5 " " $6 " " $7 " s" ; sub(/,/, "", fr) }
-			/^first swap-out, model/ { fm = "UML " $5 " " $6 " " $7 " s"; sub(/,/, "", fm) }
-			/^[^ ]*: host/ { h = $3 " MiB" }
+			/^memory after/ { a = $10; sub(/\),$/, "", a); d = $7 " at N = " a }
+			/^peak while/ { b = $9; sub(/\)$/, "", b); p = $6 " at N = " b }
+			/^first swap-out, real/ { u = $5; sub(/,$/, "", u); fr = "UML " u ", " $6 " s" }
+			/^first swap-out, model/ { u = $5; sub(/,$/, "", u); fm = "UML " u ", " $6 " s" }
+			/^[^ ]*: host/ { h = int($3) " MiB" }
 			END { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", c, h, r, m, d, p,
 				fr ? fr : "none", fm ? fm : "none" }' "$out/$c/summary.txt"
 	done
@@ -102,6 +102,7 @@ done >"$out/density-real.csv"
 cat "$out/table.md"
 
 GNUPLOT=${GNUPLOT:-gnuplot}
+mkdir -p "$plots" || die "cannot make $plots"
 if command -v "$GNUPLOT" >/dev/null 2>&1; then
 	"$GNUPLOT" -e "data='$out/density-real.csv'; out='$plots/density-real'; trace='real UMLs (memory cgroup) and anonsim density, read-copy'; host='host: $hostmem memory cgroup, $swap swap; UML mem=64M; private images or copy-on-write layers over one image'" \
 		"$top_srcdir/plots/density.gp" || die "gnuplot failed"
