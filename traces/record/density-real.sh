@@ -289,6 +289,10 @@ run() {	# PHASE LIMIT
 				first=$(awk -v a="$ts" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
 			if grep -q 'anonsim-phase work-done' "$con"; then
 				hl_freeze "$fz" || fail "cannot freeze UML $k"
+				# frozen before it powered off (a second after
+				# work-done), or the figures would not be its own
+				kill -0 "$hl_pid" 2>/dev/null && ! grep -qi 'power down\|halted' "$con" ||
+					fail "UML $k ($phase run) powered off before it was frozen"
 				break
 			fi
 			kill -0 "$hl_pid" 2>/dev/null ||

@@ -147,7 +147,8 @@ hl_freeze() {	# FREEZER-DIR: freeze and wait until frozen
 
 # Start "setarch -R UML ARGS" in the memory cgroup and the freezer FZ,
 # standard input from /dev/null, console to CONSOLE, TMPDIR unset (UML's
-# memory file in /dev/shm, as in a recording); sets hl_pid.
+# memory file in /dev/shm, as in a recording), frozen when it prints
+# "anonsim-phase work-done"; sets hl_pid.
 hl_uml_start() {	# FZ CONSOLE UML ARGS...
 	_fz=$1 _con=$2
 	shift 2
@@ -156,6 +157,11 @@ hl_uml_start() {	# FZ CONSOLE UML ARGS...
 		sh "$hl_memcg" "$_fz" "$@" </dev/null >"$_con" 2>&1 &
 	hl_pid=$!
 	hl_pids="$hl_pids $hl_pid"
+	# frozen the moment its console says work-done (tail -f follows the
+	# file with inotify; a polling loop on a busy machine can be slower
+	# than the guest's second before power-off); tail ends with the UML
+	tail --pid="$hl_pid" -n +1 -f "$_con" 2>/dev/null |
+		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state"; } &
 }
 
 # Kill the UMLs of this run, and remove their ~/.uml directories (a UML
