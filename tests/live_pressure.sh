@@ -13,12 +13,14 @@
 #   nodes: 4 x 0.3 MiB is 3 % of the cache left).
 # - 6 instances do not fit: both swap, and both start only after the
 #   fourth instance is done (4 fit), during the fifth or sixth.  Where in
-#   them depends on the machine's load: measured here the kernel's first
-#   swap-out came at 120.9-140.9 s of trace time, the model's at 140.4 s.
-#   The kernel keeps a working set of active page cache and swaps tmpfs
-#   instead, where the model drops all clean cache first, so the kernel
-#   swaps at least as much as the model, and at most twice as much
-#   (measured: 1.4-1.8 times).
+#   them depends on the run: measured here the kernel's first swap-out came
+#   at 131.1 s (the fifth instance) in about half the runs and 137.9-140.9 s
+#   in the others, the model's at 140.4 s.  The model reclaims as the
+#   kernel's active and inactive lists do; its swap used is 5581 pages, the
+#   kernel's 5215-7990 in ten runs: the runs that swap from 131.1 s keep
+#   the 3100 pages of active page cache the first instance built (the
+#   model deactivates and drops them, as the other runs do) and swap that
+#   much more.  So swap used lies within 0.9 and 1.5 times the model's.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 "$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
@@ -65,8 +67,8 @@ awk -v f="$fit" -v e="$end" -v r="$real_first" -v m="$model_first" \
 	'BEGIN { exit !(r != "never" && m != "never" && r + 0 > f + 0 && m + 0 > f + 0 &&
 			r + 0 <= e + 0 && m + 0 <= e + 0) }' ||
 	fail "6 instances: first swap-out real $real_first s, model $model_first s (4 fit until $fit s, end $end s)"
-[ "$model_swap" -gt 0 ] && [ "$real_swap" -ge "$model_swap" ] &&
-	[ "$real_swap" -le $((2 * model_swap)) ] ||
+[ "$model_swap" -gt 0 ] && [ $((10 * real_swap)) -ge $((9 * model_swap)) ] &&
+	[ $((2 * real_swap)) -le $((3 * model_swap)) ] ||
 	fail "6 instances: swap used real $real_swap pages, model $model_swap"
 
 # a signal in the middle: the instances, swap file, cgroup and files go

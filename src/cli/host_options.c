@@ -151,7 +151,7 @@ void host_options_usage(FILE *f, const char *between)
 	      "                        (default: both)\n"
 	      "  -m, --host-mem SIZE   host memory, e.g. 512M (default: unlimited)\n"
 	      "      --swap SIZE       swap device size (default: 1G)\n"
-	      "      --policy P        reclaim: modern (cache first) or 2.4 (swap-eager)\n"
+	      "      --policy P        reclaim: modern (Linux 6.x LRU) or 2.4 (swap-eager)\n"
 	      "                        (default: modern)\n"
 	      "      --readahead KB    readahead window; 0 disables (default: the\n"
 	      "                        window recorded in each trace, else 0)\n"

@@ -153,16 +153,18 @@ void pagecache_touch(struct host *h, struct pagecache *pc, uint64_t i)
 /* modern: the folio of page @i goes to the active list (folio_activate()). */
 static void activate_folio(struct host *h, struct pagecache *pc, uint64_t i)
 {
-	uint64_t head = folio_head(pc, i), n = 1ULL << folio_order(pc, i), j;
+	uint64_t head = folio_head(pc, i), n = 1ULL << folio_order(pc, i), j, nr = 0;
 
 	for (j = head; j < head + n; j++) {
 		uint16_t *f = pc_flagsp(pc, j);
 
+		if ((*f & (PC_RESIDENT | PC_ACTIVE)) != PC_RESIDENT)
+			continue;	/* reclaim took it (mapped pages go apart) */
 		*f = (uint16_t)((*f | PC_ACTIVE) & ~PC_REFERENCED);
-		if (host_lru_kept(h, LRU_ACTIVE))
-			host_lru_add(h, LRU_ACTIVE, pc->id, (uint32_t)j, pc_lru_genp(pc, j));
+		host_lru_add(h, LRU_ACTIVE, pc->id, (uint32_t)j, pc_lru_genp(pc, j));
+		nr++;
 	}
-	host_note_activate(h, n);
+	host_note_activate(h, nr);
 }
 
 void pagecache_deactivate(struct host *h, struct pagecache *pc, uint64_t i)
@@ -172,10 +174,12 @@ void pagecache_deactivate(struct host *h, struct pagecache *pc, uint64_t i)
 	for (j = head; j < head + n; j++) {
 		uint16_t *f = pc_flagsp(pc, j);
 
+		if (!(*f & PC_ACTIVE))
+			continue;
 		*f &= (uint16_t)~PC_ACTIVE;
+		h->active_file--;
 		pagecache_touch(h, pc, j);	/* the young end of the inactive list */
 	}
-	h->active_file -= n;
 }
 
 /*
@@ -392,6 +396,7 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 {
 	uint64_t i, last = (pos + len + 4095) >> 12, folios = 0;
 	bool modern = h->policy == RECLAIM_MODERN;
+	bool kept = host_lru_kept(h, LRU_ACTIVE);	/* no reclaim: no LRU */
 
 	for (i = pos >> 12; i < last && i < pc->npages; i++) {
 		uint64_t head;
@@ -404,10 +409,10 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		head = folio_head(pc, i);
 		if (pc_flags(pc, head) & PC_RA_MARK)
 			async_ra(h, pc, ra, head, last - head, st);
-		if (modern)
-			read_mark_accessed(h, pc, ra, pos, i, &folios);
-		else
+		if (!modern)
 			pagecache_touch(h, pc, i);	/* accessed: to the young end */
+		else if (kept)
+			read_mark_accessed(h, pc, ra, pos, i, &folios);
 	}
 	/* filemap_read() leaves prev_pos at the end of the read */
 	ra->prev_index = (pos + len) >> 12;
