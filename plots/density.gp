@@ -5,7 +5,7 @@
 # host swaps) marked on its curve and given in the key.
 # Input: the CSV of "anonsim density --csv":
 #   strategy,instances,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,
-#   overhead_mib,total_mib,peak_total_mib,swap_used_mib,swap_outs,
+#   overhead_mib,total_mib,peak_total_mib,swap_used_mib,swap_out_pages,
 #   first_swap_out_s,host_mem_mib,density
 # Any number of series; labels have no spaces.  Optional variables for the
 # title: trace (what was replayed) and host (the host it was replayed on).

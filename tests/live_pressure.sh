@@ -32,7 +32,6 @@
 	echo "needs swap accounting in the memory cgroup (memory.memsw.*)"; exit 77; }
 mkdir "$tmp/scratch"
 boot="$top_srcdir/traces/debian-boot-64M.trace.gz"
-cgroups_before=$(ls /sys/fs/cgroup/memory | grep -c '^anonsim-live')
 
 # column VALUE of the row whose point is POINT
 col() { awk -F, -v p="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i }
@@ -43,7 +42,7 @@ expect_status 0 "$ANONSIM" live --csv -s read-copy -n 4 -m 160M --swap 256M \
 printf '%s\n' "$out" >"$tmp/four.csv"
 [ "$(col "$tmp/four.csv" end swap_pages)/$(col "$tmp/four.csv" end model_swap_pages)" = 0/0 ] ||
 	fail "4 instances swapped: real $(col "$tmp/four.csv" end swap_pages), model $(col "$tmp/four.csv" end model_swap_pages)"
-[ "$(col "$tmp/four.csv" end first_swap_out_s)" = never ] ||
+[ -z "$(col "$tmp/four.csv" end first_swap_out_s)" ] ||
 	fail "4 instances: a real swap-out at $(col "$tmp/four.csv" end first_swap_out_s) s"
 [ "$(col "$tmp/four.csv" end tmpfs_pages)" = "$(col "$tmp/four.csv" end model_tmpfs_pages)" ] ||
 	fail "4 instances: tmpfs $(col "$tmp/four.csv" end tmpfs_pages), model $(col "$tmp/four.csv" end model_tmpfs_pages)"
@@ -64,7 +63,7 @@ model_swap=$(col "$tmp/six.csv" end model_swap_pages)
 end=$(col "$tmp/six.csv" end time_s)
 echo "6 instances: first swap-out real $real_first s, model $model_first s; swap used real $real_swap, model $model_swap pages"
 awk -v f="$fit" -v e="$end" -v r="$real_first" -v m="$model_first" \
-	'BEGIN { exit !(r != "never" && m != "never" && r + 0 > f + 0 && m + 0 > f + 0 &&
+	'BEGIN { exit !(r != "" && m != "" && r + 0 > f + 0 && m + 0 > f + 0 &&
 			r + 0 <= e + 0 && m + 0 <= e + 0) }' ||
 	fail "6 instances: first swap-out real $real_first s, model $model_first s (4 fit until $fit s, end $end s)"
 [ "$model_swap" -gt 0 ] && [ $((10 * real_swap)) -ge $((9 * model_swap)) ] &&
@@ -83,8 +82,9 @@ status=$?
 [ $status -eq 130 ] || fail "SIGINT: exit status $status, expected 130"
 grep -q "$tmp/scratch" /proc/swaps && fail "the swap file is still on after SIGINT"
 [ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left: $(ls -R "$tmp/scratch")"
-[ "$(ls /sys/fs/cgroup/memory | grep -c '^anonsim-live')" -eq "$cgroups_before" ] ||
-	fail "a memory cgroup was left behind"
+# its own cgroup, by its process id: other runs on the host may have theirs
+[ ! -d "/sys/fs/cgroup/memory/anonsim-live.$pid" ] ||
+	fail "a memory cgroup was left behind: anonsim-live.$pid"
 
 expect_status 1 "$ANONSIM" live -n 65 "$boot"
 expect_match "$err" "live: --instances '65': expected a number from 1 to 64"

@@ -60,9 +60,10 @@ expect_status 0 "$ANONSIM" sweep --merge -o "$tmp/slurm.csv" "$tmp"/jobs/part-*.
 cmp -s "$tmp/single.csv" "$tmp/slurm.csv" || fail "the array's parts merge to another file"
 expect_status 0 "$ANONSIM" sweep --merge --json -o "$tmp/merged.json" "$tmp"/jobs/part-*.csv
 if command -v jq >/dev/null 2>&1; then
-	[ "$(jq 'length' "$tmp/merged.json")" = 32 ] || fail "JSON: not 32 objects"
-	[ "$(jq -r '.[1] | "\(.combo) \(.strategy) \(.final_tmpfs_pages)"' "$tmp/merged.json")" = \
-		"1 punch 2" ] || fail "JSON row 1: $(jq -c '.[1]' "$tmp/merged.json")"
+	[ "$(jq '.results | length' "$tmp/merged.json")" = 32 ] || fail "JSON: not 32 objects"
+	[ "$(jq -r '.results[1] | "\(.combo) \(.strategy) \(.final_tmpfs_pages) \(.first_swap_out_s)"' "$tmp/merged.json")" = \
+		"1 punch 2 null" ] || fail "JSON row 1: $(jq -c '.results[1]' "$tmp/merged.json")"
+	[ "$(jq -r '.command' "$tmp/merged.json")" = sweep ] || fail "JSON: no command"
 fi
 
 # parts missing, twice, or of another kind

@@ -14,11 +14,11 @@ while IFS='|' read -r name message; do
 	echo "$name" >>"$tmp/listed"
 	for sub in check stat cat; do
 		expect_status 2 "$ANONSIM" trace $sub "$dir/$name"
-		[ "$err" = "anonsim: $dir/$name$message" ] ||
-			fail "trace $sub $name: got '$err', expected 'anonsim: $dir/$name$message'"
+		[ "$err" = "anonsim trace $sub: $dir/$name$message" ] ||
+			fail "trace $sub $name: got '$err', expected 'anonsim trace $sub: $dir/$name$message'"
 	done
 	expect_status 2 "$ANONSIM" trace convert "$dir/$name" "$tmp/conv/out.atr.gz"
-	[ "$err" = "anonsim: $dir/$name$message" ] || fail "trace convert $name: got '$err'"
+	[ "$err" = "anonsim trace convert: $dir/$name$message" ] || fail "trace convert $name: got '$err'"
 	[ -z "$(ls "$tmp/conv")" ] || fail "convert of $name left $(ls "$tmp/conv")"
 done <<'LIST'
 # file|message after the file name

@@ -12,7 +12,7 @@ for f in "$top_srcdir"/tests/traces/fuzz-regress/*; do
 		rc=$?
 		case $rc in
 		0) ;;
-		2) grep -qF "anonsim: $f" "$tmp/err" || fail "trace $sub $f: $(cat "$tmp/err")" ;;
+		2) grep -qF "anonsim trace $sub: $f" "$tmp/err" || fail "trace $sub $f: $(cat "$tmp/err")" ;;
 		*) fail "trace $sub $f exited $rc: $(cat "$tmp/err")" ;;
 		esac
 	done

@@ -13,7 +13,9 @@
 
 #include "cli/commands.h"
 #include "cli/host_options.h"
-#include "cli/output_file.h"
+#include "cli/cli_traces.h"
+#include "cli/output_format.h"
+#include "cli/report.h"
 #include "model/density.h"
 #include "util/util.h"
 
@@ -28,14 +30,14 @@ static void density_usage(FILE *f)
 	      "each N, report the host memory the instances demand by category (with\n"
 	      "unlimited memory) and the swap they use on the host given; per strategy,\n"
 	      "the density: the largest N that runs without a single swap-out.  A\n"
-	      "sweep stops after two consecutive N that swap.\n"
+	      "sweep stops after two consecutive N that swap.  A TRACE of - is\n"
+	      "standard input.\n"
 	      "\n"
 	      "Options:\n", f);
 	host_options_usage(f, "");
 	fputs("      --max N           try up to N instances (default: 32)\n"
 	      "  -j, --jobs N          replays run in parallel (default: online CPUs)\n"
-	      "      --csv             machine-readable output instead of the tables\n"
-	      "  -o, --output FILE     write to FILE instead of standard output\n"
+	      OUT_OPTIONS_HELP
 	      "  -q, --quiet           no progress line\n"
 	      "  -h, --help            this help\n"
 	      "\n", f);
@@ -43,14 +45,13 @@ static void density_usage(FILE *f)
 	fputs("\n" EXIT_STATUS_HELP, f);
 }
 
-enum { O_MAX = HOST_O_END, O_CSV };
+enum { O_MAX = HOST_O_END };
 
 static const struct option density_options[] = {
 	HOST_LONG_OPTIONS,
+	OUT_LONG_OPTIONS,
 	{ "max", required_argument, NULL, O_MAX },
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "csv", no_argument, NULL, O_CSV },
-	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -109,7 +110,7 @@ static bool sweep_failed(const struct sweep_result *sr)
 			const struct replay_result *r = replay_failed(&sr->pt[i].demand) ?
 				&sr->pt[i].demand : &sr->pt[i].limited;
 
-			msg("density: %s, %u instances: simulator failure: %s; at %s", sr->label,
+			msg("%s, %u instances: simulator failure: %s; at %s", sr->label,
 			    sr->pt[i].n, r->find.first_other, r->fail_at);
 			return true;
 		}
@@ -121,19 +122,22 @@ int cmd_density(int argc, char **argv)
 	struct host_cli hc;
 	struct strategy_run runs[HOST_CLI_MAX_RUNS];
 	struct sweep_result sr[HOST_CLI_MAX_RUNS];
-	struct output_file out = { 0 };
-	const char *out_path = NULL;
-	unsigned max_n = 32, jobs = online_cpus(), nruns, r;
-	bool csv = false, quiet = false, failed = false;
-	FILE *f = stdout;
+	struct out out;
+	const char *labels[HOST_CLI_MAX_RUNS];
+	unsigned max_n = 32, jobs = online_cpus(), nruns = 0, r, ntraces;
+	bool quiet = false, failed = false;
 	uint64_t v;
 	int c, rc = EXIT_OK;
 
 	host_cli_init(&hc);
+	out_init(&out);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, HOST_SHORT_OPTIONS "j:o:qh",
+	while ((c = getopt_long(argc, argv, ":" HOST_SHORT_OPTIONS OUT_SHORT_OPTIONS "j:qh",
 				density_options, NULL)) != -1) {
-		int hrc = host_cli_option(&hc, c, optarg, "density");
+		int hrc = host_cli_option(&hc, c, optarg);
+
+		if (hrc < 0)
+			hrc = out_option(&out, c, optarg);
 
 		if (hrc >= 0) {
 			if (hrc)
@@ -143,21 +147,15 @@ int cmd_density(int argc, char **argv)
 		switch (c) {
 		case O_MAX:
 			if (parse_uint(optarg, MAX_N_LIMIT, &v) || !v)
-				return bad_option_value("density", "--max", optarg,
+				return bad_option_value("--max", optarg,
 							"a number from 1 to 4096");
 			max_n = (unsigned)v;
 			break;
 		case 'j':
 			if (parse_uint(optarg, 1024, &v) || !v)
-				return bad_option_value("density", "--jobs", optarg,
+				return bad_option_value("--jobs", optarg,
 							"a number from 1 to 1024");
 			jobs = (unsigned)v;
-			break;
-		case O_CSV:
-			csv = true;
-			break;
-		case 'o':
-			out_path = optarg;
 			break;
 		case 'q':
 			quiet = true;
@@ -166,23 +164,20 @@ int cmd_density(int argc, char **argv)
 			density_usage(stdout);
 			return EXIT_OK;
 		default:
-			msg("density: see anonsim density --help");
-			return EXIT_USAGE;
+			return usage_error(c, argv, "density");
 		}
 	}
 	if (optind >= argc) {
-		msg("density: no trace given (see anonsim density --help)");
+		msg("no trace given (see anonsim density --help)");
 		return EXIT_USAGE;
 	}
+	ntraces = (unsigned)(argc - optind);
+	if ((rc = cli_traces_ready(argv + optind, ntraces)))
+		return rc;
 	hc.o.progress = !quiet && isatty(STDERR_FILENO);
 	/* the output is ready before the sweep, not found wanting after it */
-	if (out_path) {
-		if (output_not_input(out_path, argv + optind, (unsigned)(argc - optind)))
-			return EXIT_USAGE;
-		if (output_open(&out, out_path))
-			return EXIT_OUTPUT;
-		f = out.f;
-	}
+	if ((rc = out_open(&out, argv + optind, ntraces)))
+		return rc;
 
 	nruns = host_cli_runs(&hc, runs, HOST_CLI_MAX_RUNS);
 	memset(sr, 0, sizeof(sr));
@@ -191,7 +186,7 @@ int cmd_density(int argc, char **argv)
 
 		sr[r].pt = calloc(max_n, sizeof(*sr[r].pt));
 		if (!sr[r].pt) {
-			msg("density: out of memory");
+			msg("out of memory");
 			rc = EXIT_OUTPUT;
 			goto done;
 		}
@@ -207,23 +202,40 @@ int cmd_density(int argc, char **argv)
 		failed |= sweep_failed(&sr[r]);
 	}
 
-	if (csv)
-		density_csv_header(f);
-	for (r = 0; r < nruns; r++) {
-		if (csv)
-			density_csv(f, sr[r].label, sr[r].pt, sr[r].filled, sr[r].density,
+	if (out.fmt == OUT_CSV) {
+		density_csv_header(out.f);
+		for (r = 0; r < nruns; r++)
+			density_csv(out.f, sr[r].label, sr[r].pt, sr[r].filled, sr[r].density,
 				    hc.o.host_mem);
-		else
-			put_table(f, &sr[r], &hc.o, max_n);
+	} else if (out.fmt == OUT_JSON) {
+		struct json j;
+
+		for (r = 0; r < nruns; r++)
+			labels[r] = sr[r].label;
+		json_start(&j, out.f);
+		json_head(&j, "density");
+		json_host_inputs(&j, &hc.o, labels, nruns);
+		json_uint(&j, "max_instances", max_n);
+		json_end(&j);
+		if ((rc = json_traces(&j, argv + optind, ntraces)))
+			goto done;
+		json_array(&j, "results");
+		for (r = 0; r < nruns; r++)
+			density_json(&j, sr[r].label, sr[r].pt, sr[r].filled, sr[r].density,
+				     hc.o.host_mem);
+		json_end(&j);
+		json_finish(&j);
+	} else {
+		for (r = 0; r < nruns; r++)
+			put_table(out.f, &sr[r], &hc.o, max_n);
 	}
-	if (out_path && output_commit(&out))
-		rc = EXIT_OUTPUT;
-	else if (failed)
-		rc = EXIT_INTERNAL;
-	out_path = NULL;
+	if ((rc = out_close(&out)))
+		goto freed;
+	rc = failed ? EXIT_INTERNAL : EXIT_OK;
+	goto freed;
 done:
-	if (out_path)
-		output_abort(&out);
+	out_abort(&out);
+freed:
 	for (r = 0; r < nruns; r++)
 		free(sr[r].pt);
 	return rc;

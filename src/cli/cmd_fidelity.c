@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_traces.h"
 #include "cli/commands.h"
+#include "cli/output_format.h"
 #include "model/replay.h"
 #include "strategy/registry.h"
 #include "util/util.h"
@@ -27,11 +29,16 @@ static void fidelity_usage(FILE *f)
 	      "page cache when it has a 'footprint cache:DEV' event; tmpfs when it\n"
 	      "also has a 'footprint tmpfs' event and touch events (a trace without\n"
 	      "touches, such as one imported from strace, cannot predict tmpfs).\n"
+	      "A TRACE of - is standard input.\n"
 	      "\n"
 	      "Options:\n"
 	      "      --tmpfs-tolerance PCT   allowed tmpfs difference (default: 2)\n"
 	      "      --cache-tolerance PCT   allowed page-cache difference (default: 5)\n"
 	      "      --cache-only            hold every trace to its page cache alone\n"
+	      "  -o, --output FILE           write to FILE (complete or not at all)\n"
+	      "                              instead of standard output\n"
+	      "      --csv                   CSV, one row per trace\n"
+	      "      --json                  one JSON object (see anonsim(1))\n"
 	      "  -h, --help                  this help\n"
 	      "\n"
 	      "No footprint the trace can be held to is bad data (2); a difference\n"
@@ -67,18 +74,134 @@ static int at_footprint(void *arg, unsigned k, const struct trace_event *ev,
 	return 0;
 }
 
-/* One figure's three columns, or dashes when not held; false when beyond @tol. */
-static bool print_figure(bool held, int64_t measured, uint64_t model, double tol)
+/* One trace's verdict. */
+struct verdict {
+	struct footprint fp;
+	struct trace_header hdr;
+	bool tmpfs_held, cache_held, ok;
+	const char *why_not;	/* why tmpfs, or else the page cache, is not held */
+};
+
+static bool within(bool held, int64_t measured, uint64_t model, double tol)
 {
-	double d;
+	return !held || fabs(diff_pct((double)model, (double)measured)) <= tol;
+}
+
+/* One figure's three columns, or dashes when not held. */
+static void print_figure(FILE *f, bool held, int64_t measured, uint64_t model)
+{
+	if (!held) {
+		fprintf(f, " %9s %9s %7s", "-", "-", "-");
+		return;
+	}
+	fprintf(f, " %9lld %9llu %+6.1f%%", (long long)measured, (unsigned long long)model,
+		diff_pct((double)model, (double)measured));
+}
+
+static void put_table(FILE *f, char *const *names, const struct verdict *v, unsigned n)
+{
+	unsigned i;
+
+	fprintf(f, "%-36s %9s %9s %7s %9s %9s %7s\n", "trace", "tmpfs", "model", "diff",
+		"cache", "model", "diff");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%-36s", names[i]);
+		print_figure(f, v[i].tmpfs_held, v[i].fp.tmpfs, v[i].fp.model_tmpfs);
+		print_figure(f, v[i].cache_held, v[i].fp.cache, v[i].fp.model_cache);
+		fputs(v[i].ok ? "\n" : "  beyond tolerance\n", f);
+		if (v[i].why_not)
+			fprintf(f, "  (%s not held: %s)\n", v[i].tmpfs_held ? "page cache" : "tmpfs",
+				v[i].why_not);
+	}
+}
+
+/* A figure's measured, model and difference fields: empty when not held. */
+static void csv_figure(FILE *f, bool held, int64_t measured, uint64_t model)
+{
+	char b[OUT_NUM_MAX];
 
 	if (!held) {
-		printf(" %9s %9s %7s", "-", "-", "-");
-		return true;
+		fputs(",,,", f);
+		return;
 	}
-	d = diff_pct((double)model, (double)measured);
-	printf(" %9lld %9llu %+6.1f%%", (long long)measured, (unsigned long long)model, d);
-	return fabs(d) <= tol;
+	fprintf(f, ",%lld,%llu,%s", (long long)measured, (unsigned long long)model,
+		fmt_double(b, diff_pct((double)model, (double)measured)));
+}
+
+static void put_csv(FILE *f, char *const *names, const struct verdict *v, unsigned n)
+{
+	unsigned i;
+
+	fputs("trace,tmpfs_pages,model_tmpfs_pages,tmpfs_diff_pct,cache_pages,"
+	      "model_cache_pages,cache_diff_pct,within_tolerance,not_held\n", f);
+	for (i = 0; i < n; i++) {
+		csv_field(f, true, names[i]);
+		csv_figure(f, v[i].tmpfs_held, v[i].fp.tmpfs, v[i].fp.model_tmpfs);
+		csv_figure(f, v[i].cache_held, v[i].fp.cache, v[i].fp.model_cache);
+		fputs(v[i].ok ? ",yes" : ",no", f);
+		csv_field(f, false, v[i].why_not);
+		fputc('\n', f);
+	}
+}
+
+static void json_figure(struct json *j, const char *key, bool held, int64_t measured,
+			uint64_t model, double tol)
+{
+	char b[OUT_NUM_MAX];
+
+	if (!held) {
+		json_null(j, key);
+		return;
+	}
+	json_object(j, key);
+	json_int(j, "measured_pages", measured);
+	json_uint(j, "model_pages", model);
+	json_number(j, "diff_pct", fmt_double(b, diff_pct((double)model, (double)measured)));
+	json_number(j, "tolerance_pct", fmt_double(b, tol));
+	json_end(j);
+}
+
+static void put_json(FILE *f, char *const *names, const struct verdict *v, unsigned n,
+		     const struct replay_opts *o, double tol_tmpfs, double tol_cache,
+		     bool cache_only)
+{
+	static const char *const strategy[] = { "read-copy" };
+	char b[OUT_NUM_MAX];
+	struct json j;
+	unsigned i;
+
+	json_start(&j, f);
+	json_head(&j, "fidelity");
+	json_host_inputs(&j, o, strategy, 1);
+	json_number(&j, "tmpfs_tolerance_pct", fmt_double(b, tol_tmpfs));
+	json_number(&j, "cache_tolerance_pct", fmt_double(b, tol_cache));
+	json_bool(&j, "cache_only", cache_only);
+	json_end(&j);
+	json_array(&j, "traces");
+	for (i = 0; i < n; i++) {
+		json_object(&j, NULL);
+		json_string(&j, "name", names[i]);
+		json_object(&j, "header");
+		json_trace_header(&j, &v[i].hdr);
+		json_end(&j);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_array(&j, "results");
+	for (i = 0; i < n; i++) {
+		json_object(&j, NULL);
+		json_string(&j, "trace", names[i]);
+		json_figure(&j, "tmpfs", v[i].tmpfs_held, v[i].fp.tmpfs, v[i].fp.model_tmpfs,
+			    tol_tmpfs);
+		json_figure(&j, "cache", v[i].cache_held, v[i].fp.cache, v[i].fp.model_cache,
+			    tol_cache);
+		json_uint(&j, "touch_events", v[i].fp.touches);
+		json_bool(&j, "within_tolerance", v[i].ok);
+		json_string(&j, "not_held", v[i].why_not);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_finish(&j);
 }
 
 int cmd_fidelity(int argc, char **argv)
@@ -87,6 +210,7 @@ int cmd_fidelity(int argc, char **argv)
 		{ "tmpfs-tolerance", required_argument, NULL, 't' },
 		{ "cache-tolerance", required_argument, NULL, 'c' },
 		{ "cache-only", no_argument, NULL, 'C' },
+		OUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -95,23 +219,32 @@ int cmd_fidelity(int argc, char **argv)
 		.geom = &shmem_geom_x86_64 };
 	double tol_tmpfs = 2.0, tol_cache = 5.0;
 	bool missed = false, cache_only = false;
-	int opt, i;
+	struct verdict *v;
+	struct out out;
+	unsigned n, i;
+	int opt, rc;
 
+	out_init(&out);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
 		char *end;
-		double v;
+		double t;
 
+		if ((rc = out_option(&out, opt, optarg)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (opt) {
 		case 't':
 		case 'c':
-			v = strtod(optarg, &end);
-			if (end == optarg || *end || !(v >= 0 && v <= 1e6)) {	/* not NaN */
-				msg("fidelity: --%s '%s': expected a percentage",
+			t = strtod(optarg, &end);
+			if (end == optarg || *end || !(t >= 0 && t <= 1e6)) {	/* not NaN */
+				msg("--%s '%s': expected a percentage",
 				    opt == 't' ? "tmpfs-tolerance" : "cache-tolerance", optarg);
 				return EXIT_USAGE;
 			}
-			*(opt == 't' ? &tol_tmpfs : &tol_cache) = v;
+			*(opt == 't' ? &tol_tmpfs : &tol_cache) = t;
 			break;
 		case 'C':
 			cache_only = true;
@@ -120,48 +253,75 @@ int cmd_fidelity(int argc, char **argv)
 			fidelity_usage(stdout);
 			return EXIT_OK;
 		default:
-			msg("fidelity: see anonsim fidelity --help");
-			return EXIT_USAGE;
+			return usage_error(opt, argv, "fidelity");
 		}
 	}
 	if (optind >= argc) {
-		msg("fidelity: no trace given (see anonsim fidelity --help)");
+		msg("no trace given (see anonsim fidelity --help)");
 		return EXIT_USAGE;
 	}
-	printf("%-36s %9s %9s %7s %9s %9s %7s\n", "trace", "tmpfs", "model", "diff",
-	       "cache", "model", "diff");
-	for (i = optind; i < argc; i++) {
-		struct footprint fp = { .tmpfs = -1, .cache = -1 };
+	n = (unsigned)(argc - optind);
+	if ((rc = cli_traces_ready(argv + optind, n)))
+		return rc;
+	v = calloc(n, sizeof(*v));
+	if (!v) {
+		msg("out of memory");
+		return EXIT_OUTPUT;
+	}
+	if ((rc = out_open(&out, argv + optind, n))) {
+		free(v);
+		return rc;
+	}
+	for (i = 0; i < n; i++) {
+		struct verdict *w = &v[i];
 		struct replay_result r;
+		struct trace_reader *tr;
 		char err[1024];
-		char *paths[1] = { argv[i] };
-		bool tmpfs_held, ok = true;
-		int rc;
+		char *paths[1] = { argv[optind + i] };
 
+		w->fp = (struct footprint){ .tmpfs = -1, .cache = -1 };
+		tr = trace_open(paths[0], err, sizeof(err));
+		if (tr) {
+			w->hdr = *trace_header(tr);
+			trace_close(tr);
+		}
 		o.observe = at_footprint;
-		o.observe_arg = &fp;
-		rc = replay_run(paths, 1, strategy_find("read-copy"), ANON_FIXED, &o, &r,
-				err, sizeof(err));
+		o.observe_arg = &w->fp;
+		rc = tr ? replay_run(paths, 1, strategy_find("read-copy"), ANON_FIXED, &o, &r,
+				     err, sizeof(err)) : EXIT_DATA;
 		if (rc) {
 			msg("%s", err);
-			return rc;
+			goto fail;
 		}
-		tmpfs_held = !cache_only && fp.tmpfs >= 0 && fp.touches;
-		if (fp.cache < 0 && !tmpfs_held) {
+		w->tmpfs_held = !cache_only && w->fp.tmpfs >= 0 && w->fp.touches;
+		w->cache_held = w->fp.cache >= 0;
+		if (!w->cache_held && !w->tmpfs_held) {
 			msg("%s: no footprint it can be held to (needs a 'footprint cache:DEV' event, or 'footprint tmpfs' and touch events)",
-			    argv[i]);
-			return EXIT_DATA;
+			    paths[0]);
+			rc = EXIT_DATA;
+			goto fail;
 		}
-		printf("%-36s", argv[i]);
-		ok &= print_figure(tmpfs_held, fp.tmpfs, fp.model_tmpfs, tol_tmpfs);
-		ok &= print_figure(fp.cache >= 0, fp.cache, fp.model_cache, tol_cache);
-		puts(ok ? "" : "  beyond tolerance");
-		if (!tmpfs_held)
-			printf("  (tmpfs not held: %s)\n", cache_only ? "--cache-only" :
-			       fp.tmpfs < 0 ? "no 'footprint tmpfs' event" : "the trace has no touch events");
-		else if (fp.cache < 0)
-			printf("  (page cache not held: no 'footprint cache:DEV' event)\n");
-		missed |= !ok;
+		w->ok = within(w->tmpfs_held, w->fp.tmpfs, w->fp.model_tmpfs, tol_tmpfs) &&
+			within(w->cache_held, w->fp.cache, w->fp.model_cache, tol_cache);
+		if (!w->tmpfs_held)
+			w->why_not = cache_only ? "--cache-only" : w->fp.tmpfs < 0 ?
+				"no 'footprint tmpfs' event" : "the trace has no touch events";
+		else if (!w->cache_held)
+			w->why_not = "no 'footprint cache:DEV' event";
+		missed |= !w->ok;
 	}
+	if (out.fmt == OUT_JSON)
+		put_json(out.f, argv + optind, v, n, &o, tol_tmpfs, tol_cache, cache_only);
+	else if (out.fmt == OUT_CSV)
+		put_csv(out.f, argv + optind, v, n);
+	else
+		put_table(out.f, argv + optind, v, n);
+	free(v);
+	if ((rc = out_close(&out)))
+		return rc;
 	return missed ? EXIT_TARGET : EXIT_OK;
+fail:
+	free(v);
+	out_abort(&out);
+	return rc;
 }

@@ -25,13 +25,14 @@ static void live_usage(FILE *f)
 	fputs("Usage: anonsim live [OPTIONS] TRACE...\n"
 	      "\n"
 	      "Execute each TRACE on this machine's kernel as UML would under a\n"
-	      "strategy: physical memory is a memfd, each disk a sparse file of the\n"
-	      "traced size in a scratch directory (removed afterwards, also on\n"
-	      "SIGINT, SIGTERM, SIGHUP and SIGPIPE).  Before each phase and at the\n"
-	      "end, print the tmpfs pages of the memory file and the page cache of\n"
-	      "the disk files, measured with mincore, beside the model's prediction\n"
-	      "for the same trace at the readahead window of the scratch directory's\n"
-	      "device.\n"
+	      "strategy: physical memory is a memfd (devanon: /dev/anon, where its\n"
+	      "driver is loaded), each disk a sparse file of the traced size in a\n"
+	      "scratch directory (removed afterwards, also on SIGINT, SIGTERM, SIGHUP\n"
+	      "and SIGPIPE).  Before each phase and at the end, print the tmpfs pages\n"
+	      "of the memory file (mincore; /dev/anon: as its driver reports them)\n"
+	      "and the page cache of the disk files (mincore) beside the model's\n"
+	      "prediction for the same trace at the readahead window of the scratch\n"
+	      "directory's device.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -s, --strategy LIST   strategies, comma-separated, or \"all\" (default:\n"
@@ -59,7 +60,7 @@ static void live_usage(FILE *f)
 	      "Strategies:\n", f);
 	for (s = live_strategies; *s; s++)
 		fprintf(f, "  %-10s %s\n", (*s)->name,
-			(*s)->unavailable ? (*s)->unavailable : "runs live");
+			live_strategy_unavailable(*s) ? live_strategy_unavailable(*s) : "runs live");
 	fputs("\nUnder -m the figures are reported, not judged: the kernel's reclaim is\n"
 	      "what is being measured.  A difference beyond its tolerance is a missed\n"
 	      "target (4); a system call that fails, which the message names, a\n"
@@ -76,7 +77,7 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 
 	if (!strcmp(list, "all")) {
 		for (s = live_strategies; *s; s++)
-			if (!(*s)->unavailable)
+			if (!live_strategy_unavailable(*s))
 				runs[n++] = *s;
 		return n;
 	}
@@ -85,21 +86,22 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 		const struct live_strategy *ls = live_strategy_find(tok);
 
 		if (!ls) {
-			msg("live: --strategy '%s': expected strategies named in --help, or all", tok);
+			msg("--strategy '%s': expected strategies named in --help, or all", tok);
 			return -1;
 		}
-		if (ls->unavailable) {
-			msg("live: --strategy '%s' cannot run live: it %s", tok, ls->unavailable);
+		if (live_strategy_unavailable(ls)) {
+			msg("--strategy '%s' cannot run live: it %s", tok,
+			    live_strategy_unavailable(ls));
 			return -1;
 		}
 		if (n == LIVE_MAX_RUNS) {
-			msg("live: --strategy: at most %d strategies", LIVE_MAX_RUNS);
+			msg("--strategy: at most %d strategies", LIVE_MAX_RUNS);
 			return -1;
 		}
 		runs[n++] = ls;
 	}
 	if (!n)
-		msg("live: --strategy '%s': no strategy named", list);
+		msg("--strategy '%s': no strategy named", list);
 	return n ? n : -1;
 }
 
@@ -130,7 +132,7 @@ int cmd_live(int argc, char **argv)
 	o.dir = tmpdir && *tmpdir ? tmpdir : "/var/tmp";
 	host_cli_init(&hc);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:d:n:m:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":s:d:n:m:h", opts, NULL)) != -1) {
 		char *end;
 		uint64_t v;
 
@@ -140,7 +142,7 @@ int cmd_live(int argc, char **argv)
 		case HOST_O_POLICY:
 		case HOST_O_OVERHEAD:
 		case HOST_O_STAGGER: {
-			int rc = host_cli_option(&hc, opt, optarg, "live");
+			int rc = host_cli_option(&hc, opt, optarg);
 
 			if (rc)
 				return rc;
@@ -149,7 +151,7 @@ int cmd_live(int argc, char **argv)
 		}
 		case 'n':
 			if (parse_uint(optarg, 64, &v) || !v)
-				return bad_option_value("live", "--instances", optarg,
+				return bad_option_value("--instances", optarg,
 							"a number from 1 to 64");
 			hc.o.copies = (unsigned)v;
 			break;
@@ -165,7 +167,7 @@ int cmd_live(int argc, char **argv)
 			o.cache_tolerance = strtod(optarg, &end);
 			if (end == optarg || *end || !(o.cache_tolerance >= 0) ||
 			    isinf(o.cache_tolerance)) {
-				msg("live: --cache-tolerance '%s': expected a percentage", optarg);
+				msg("--cache-tolerance '%s': expected a percentage", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -176,12 +178,11 @@ int cmd_live(int argc, char **argv)
 			live_usage(stdout);
 			return EXIT_OK;
 		default:
-			msg("live: see anonsim live --help");
-			return EXIT_USAGE;
+			return usage_error(opt, argv, "live");
 		}
 	}
 	if (optind >= argc) {
-		msg("live: no trace given (see anonsim live --help)");
+		msg("no trace given (see anonsim live --help)");
 		return EXIT_USAGE;
 	}
 	if (nruns == -2)
@@ -198,14 +199,14 @@ int cmd_live(int argc, char **argv)
 			int rc = live_run(argv[i], runs[k], &o, stdout, &beyond, err, sizeof(err));
 
 			if (rc) {
-				msg("live: %s", err);
+				msg("%s", err);
 				return rc;
 			}
 			o.header = false;
 			missed |= beyond;
 		}
 	if (fflush(stdout) || ferror(stdout)) {
-		msg("live: writing the results failed");
+		msg("writing the results failed");
 		return EXIT_OUTPUT;
 	}
 	return missed ? EXIT_TARGET : EXIT_OK;

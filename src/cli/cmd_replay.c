@@ -12,7 +12,9 @@
 
 #include "cli/commands.h"
 #include "cli/host_options.h"
+#include "cli/cli_traces.h"
 #include "cli/output_file.h"
+#include "cli/output_format.h"
 #include "cli/report.h"
 #include "model/replay.h"
 #include "util/util.h"
@@ -23,11 +25,11 @@ static void replay_usage(FILE *f)
 	      "\n"
 	      "Replay UML traces through the host model and report host memory by\n"
 	      "category for each strategy.  Each TRACE is one instance; --instances\n"
-	      "boots each of them N times.\n"
+	      "boots each of them N times.  A TRACE of - is standard input.\n"
 	      "\n"
 	      "Options:\n", f);
 	host_options_usage(f, "  -n, --instances N     boot each trace N times (default: 1)\n");
-	fputs("      --csv | --json    machine-readable output instead of the table\n"
+	fputs(OUT_OPTIONS_HELP
 	      "      --pages           memory in 4 KiB pages instead of MiB\n"
 	      "      --series FILE     write host memory by category over trace time (CSV)\n"
 	      "      --series-step SECS  sampling step of --series (default: 0.1)\n"
@@ -38,13 +40,12 @@ static void replay_usage(FILE *f)
 	fputs("\n" EXIT_STATUS_HELP, f);
 }
 
-enum { O_CSV = HOST_O_END, O_JSON, O_PAGES, O_SERIES, O_STEP };
+enum { O_PAGES = HOST_O_END, O_SERIES, O_STEP };
 
 static const struct option replay_options[] = {
 	HOST_LONG_OPTIONS,
+	OUT_LONG_OPTIONS,
 	{ "instances", required_argument, NULL, 'n' },
-	{ "csv", no_argument, NULL, O_CSV },
-	{ "json", no_argument, NULL, O_JSON },
 	{ "pages", no_argument, NULL, O_PAGES },
 	{ "series", required_argument, NULL, O_SERIES },
 	{ "series-step", required_argument, NULL, O_STEP },
@@ -58,20 +59,23 @@ int cmd_replay(int argc, char **argv)
 	struct host_cli hc;
 	struct replay_opts *o = &hc.o;
 	const char *series_path = NULL;
-	enum { OUT_TABLE, OUT_CSV, OUT_JSON } out = OUT_TABLE;
+	struct out out;
 	struct replay_result res[HOST_CLI_MAX_RUNS];
 	struct strategy_run runs[HOST_CLI_MAX_RUNS];
 	struct output_file series;
 	bool quiet = false, failed = false, pages = false;
-	unsigned nres = 0, nruns, r;
+	const char *labels[HOST_CLI_MAX_RUNS];
+	unsigned nres = 0, nruns, r, ntraces;
 	uint64_t v;
 	int c, rc;
 
 	host_cli_init(&hc);
+	out_init(&out);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, HOST_SHORT_OPTIONS "n:qh",
+	while ((c = getopt_long(argc, argv, ":" HOST_SHORT_OPTIONS OUT_SHORT_OPTIONS "n:qh",
 				replay_options, NULL)) != -1) {
-		if ((rc = host_cli_option(&hc, c, optarg, "replay")) >= 0) {
+		if ((rc = host_cli_option(&hc, c, optarg)) >= 0 ||
+		    (rc = out_option(&out, c, optarg)) >= 0) {
 			if (rc)
 				return rc;
 			continue;
@@ -79,17 +83,9 @@ int cmd_replay(int argc, char **argv)
 		switch (c) {
 		case 'n':
 			if (parse_uint(optarg, 4096, &v) || !v)
-				return bad_option_value("replay", "--instances", optarg,
+				return bad_option_value("--instances", optarg,
 							"a number from 1 to 4096");
 			o->copies = (unsigned)v;
-			break;
-		case O_CSV:
-		case O_JSON:
-			if (out != OUT_TABLE && out != (c == O_CSV ? OUT_CSV : OUT_JSON)) {
-				msg("replay: --csv and --json exclude each other");
-				return EXIT_USAGE;
-			}
-			out = c == O_CSV ? OUT_CSV : OUT_JSON;
 			break;
 		case O_PAGES:
 			pages = true;
@@ -101,7 +97,7 @@ int cmd_replay(int argc, char **argv)
 			int64_t us = parse_seconds(optarg);
 
 			if (us <= 0)
-				return bad_option_value("replay", "--series-step", optarg,
+				return bad_option_value("--series-step", optarg,
 							"seconds > 0");
 			o->series_step_us = (uint64_t)us;
 			break;
@@ -113,20 +109,28 @@ int cmd_replay(int argc, char **argv)
 			replay_usage(stdout);
 			return EXIT_OK;
 		default:
-			msg("replay: see anonsim replay --help");
-			return EXIT_USAGE;
+			return usage_error(c, argv, "replay");
 		}
 	}
 	if (optind >= argc) {
-		msg("replay: no trace given (see anonsim replay --help)");
+		msg("no trace given (see anonsim replay --help)");
 		return EXIT_USAGE;
 	}
+	ntraces = (unsigned)(argc - optind);
+	if ((rc = cli_traces_ready(argv + optind, ntraces)))
+		return rc;
 	o->progress = !quiet && isatty(STDERR_FILENO);
+	if ((rc = out_open(&out, argv + optind, ntraces)))
+		return rc;
 	if (series_path) {
-		if (output_not_input(series_path, argv + optind, (unsigned)(argc - optind)))
+		if (output_not_input(series_path, argv + optind, ntraces)) {
+			out_abort(&out);
 			return EXIT_USAGE;
-		if (output_open(&series, series_path))
+		}
+		if (output_open(&series, series_path)) {
+			out_abort(&out);
 			return EXIT_OUTPUT;
+		}
 		o->series = series.f;
 		fputs("strategy,time_s,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,"
 		      "overhead_mib,total_mib,swap_used_mib\n", o->series);
@@ -136,27 +140,48 @@ int cmd_replay(int argc, char **argv)
 	for (r = 0; r < nruns; r++) {
 		char err[512];
 
-		rc = replay_run(argv + optind, (unsigned)(argc - optind), runs[r].s,
+		/* after the first strategy, the events each run replays are known */
+		o->progress_events = nres ? res[0].events : 0;
+		rc = replay_run(argv + optind, ntraces, runs[r].s,
 				runs[r].v, o, &res[nres], err, sizeof(err));
 		if (rc) {
 			msg("%s", err);
 			if (series_path)
 				output_abort(&series);
+			out_abort(&out);
 			return rc;
 		}
 		if (replay_failed(&res[nres]))
 			msg("%s: simulator failure: %s; at %s", res[nres].label,
 			    res[nres].find.first_other, res[nres].fail_at);
 		failed |= replay_failed(&res[nres]);
+		labels[nres] = res[nres].label;
 		nres++;
 	}
-	if (series_path && output_commit(&series))
+	if (series_path && output_commit(&series)) {
+		out_abort(&out);
 		return EXIT_OUTPUT;
-	if (out == OUT_CSV)
-		report_csv(stdout, res, nres, pages);
-	else if (out == OUT_JSON)
-		report_json(stdout, res, nres, pages);
-	else
-		report_table(stdout, res, nres, pages);
+	}
+	if (out.fmt == OUT_CSV) {
+		report_csv(out.f, res, nres, pages);
+	} else if (out.fmt == OUT_JSON) {
+		struct json j;
+
+		json_start(&j, out.f);
+		json_head(&j, "replay");
+		json_host_inputs(&j, o, labels, nres);
+		json_bool(&j, "pages", pages);
+		json_end(&j);
+		if ((rc = json_traces(&j, argv + optind, ntraces))) {
+			out_abort(&out);
+			return rc;
+		}
+		report_json_results(&j, res, nres, pages);
+		json_finish(&j);
+	} else {
+		report_table(out.f, res, nres, pages);
+	}
+	if ((rc = out_close(&out)))
+		return rc;
 	return failed ? EXIT_INTERNAL : EXIT_OK;
 }

@@ -18,6 +18,8 @@
 #include "cli/commands.h"
 #include "cli/datadir.h"
 #include "cli/output_file.h"
+#include "cli/output_format.h"
+#include "cli/report.h"
 #include "model/density.h"
 #include "model/replay.h"
 #include "strategy/registry.h"
@@ -67,6 +69,11 @@ static void repro_usage(FILE *f)
 	      "      --published-only  leave out the recorded traces\n"
 	      "  -j, --jobs N        parallel replays for the density sweeps\n"
 	      "                      (default: online CPUs)\n"
+	      "  -q, --quiet         no progress line\n"
+	      "  -o, --output FILE   write to FILE (complete or not at all) instead\n"
+	      "                      of standard output\n"
+	      "      --csv           CSV, one row per trace and strategy\n"
+	      "      --json          one JSON object (see anonsim(1))\n"
 	      "  -h, --help          this help\n"
 	      "\n"
 	      "Footprint: host memory after the boot with memory unlimited (tmpfs, page\n"
@@ -197,10 +204,11 @@ out:
 	return rc;
 }
 
-/* Footprint (MiB, overhead excluded) of one instance of @trace, memory
+/* Footprint (pages, overhead excluded) of one instance of @trace, memory
  * unlimited; @split, if given, gets its tmpfs and page cache parts. */
 static int footprint(const char *trace, const char *strategy, const struct replay_opts *host,
-		     int64_t readahead_kb, double *mib, double split[2], char *err, size_t errlen)
+		     int64_t readahead_kb, uint64_t *pages, uint64_t split[2], char *err,
+		     size_t errlen)
 {
 	struct replay_opts o = *host;
 	struct replay_result r;
@@ -212,10 +220,10 @@ static int footprint(const char *trace, const char *strategy, const struct repla
 	o.readahead_kb = readahead_kb;
 	rc = replay_run(paths, 1, strategy_find(strategy), ANON_FIXED, &o, &r, err, errlen);
 	if (!rc)
-		*mib = pages_mib(r.final_total - r.final[CAT_OVERHEAD]);
+		*pages = r.final_total - r.final[CAT_OVERHEAD];
 	if (!rc && split) {
-		split[0] = pages_mib(r.final[CAT_TMPFS]);
-		split[1] = pages_mib(r.final[CAT_CACHE]);
+		split[0] = r.final[CAT_TMPFS];
+		split[1] = r.final[CAT_CACHE];
 	}
 	return rc;
 }
@@ -241,25 +249,35 @@ static int density_of(const char *trace, const char *strategy, const struct repr
 	return rc;
 }
 
+/* One trace's figures under each compared strategy; memory in pages. */
 struct row {
-	double mib[NCOMPARED];
+	char name[256];
+	bool published;			/* the synthesized 2004 boot */
+	struct trace_header hdr;
+	uint64_t pages[NCOMPARED];
 	unsigned dens[NCOMPARED];
-	double mib_no_ra[NCOMPARED];
-	double split[NCOMPARED][2];	/* tmpfs, page cache */
+	uint64_t pages_no_ra[NCOMPARED];
+	uint64_t split[NCOMPARED][2];	/* tmpfs, page cache */
+	bool ok[NCOMPARED];		/* published: within tolerance */
 };
 
 static int measure(const char *trace, const struct repro_config *c, unsigned jobs,
 		   bool no_ra, struct row *row, FILE *density_csv_out, char *err, size_t errlen)
 {
+	struct trace_reader *r = trace_open(trace, err, errlen);
 	unsigned k;
 	int rc;
 
+	if (!r)
+		return EXIT_DATA;
+	row->hdr = *trace_header(r);
+	trace_close(r);
 	for (k = 0; k < NCOMPARED; k++) {
 		if ((rc = footprint(trace, compared[k], &c->host, c->host.readahead_kb,
-				    &row->mib[k], row->split[k], err, errlen)))
+				    &row->pages[k], row->split[k], err, errlen)))
 			return rc;
 		if (no_ra && (rc = footprint(trace, compared[k], &c->host, 0,
-					     &row->mib_no_ra[k], NULL, err, errlen)))
+					     &row->pages_no_ra[k], NULL, err, errlen)))
 			return rc;
 		if ((rc = density_of(trace, compared[k], c, jobs, &row->dens[k], density_csv_out,
 				     err, errlen)))
@@ -275,6 +293,186 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+static void put_inputs(struct json *j, const struct repro_config *c)
+{
+	char b[OUT_NUM_MAX];
+	unsigned k;
+
+	json_object(j, "inputs");
+	json_string(j, "config", c->path);
+	json_string(j, "profile", c->profile);
+	json_number(j, "host_mem_mib", fmt_bytes_mib(b, c->host.host_mem));
+	json_number(j, "swap_mib", fmt_bytes_mib(b, c->host.swap));
+	json_string(j, "policy", c->host.policy == RECLAIM_24 ? "2.4" : "modern");
+	json_string(j, "readahead_kb", "trace");
+	json_number(j, "overhead_mib", fmt_bytes_mib(b, c->host.overhead));
+	json_string(j, "geometry", c->host.geom == &shmem_geom_i386 ? "i386" : "x86_64");
+	json_bool(j, "share", c->host.share);
+	json_uint(j, "max_instances", c->max_instances);
+	json_number(j, "tolerance_mib", fmt_double(b, c->tolerance_mib));
+	json_array(j, "strategies");
+	for (k = 0; k < NCOMPARED; k++)
+		json_string(j, NULL, compared[k]);
+	json_end(j);
+	json_end(j);
+}
+
+static void put_json(FILE *f, const struct repro_config *c, const struct row *rows,
+		     unsigned n, bool missed)
+{
+	char b[OUT_NUM_MAX];
+	struct json j;
+	unsigned t, k;
+
+	json_start(&j, f);
+	json_head(&j, "reproduce");
+	put_inputs(&j, c);
+	json_array(&j, "traces");
+	for (t = 0; t < n; t++) {
+		json_object(&j, NULL);
+		json_string(&j, "name", rows[t].name);
+		json_object(&j, "header");
+		json_trace_header(&j, &rows[t].hdr);
+		json_end(&j);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_array(&j, "results");
+	for (t = 0; t < n; t++) {
+		const struct row *w = &rows[t];
+
+		json_object(&j, NULL);
+		json_string(&j, "trace", w->name);
+		json_bool(&j, "published", w->published);
+		json_array(&j, "strategies");
+		for (k = 0; k < NCOMPARED; k++) {
+			json_object(&j, NULL);
+			json_string(&j, "strategy", compared[k]);
+			json_number(&j, "footprint_mib", fmt_mib(b, w->pages[k]));
+			json_number(&j, "tmpfs_mib", fmt_mib(b, w->split[k][0]));
+			json_number(&j, "cache_mib", fmt_mib(b, w->split[k][1]));
+			if (w->published)
+				json_null(&j, "no_readahead_mib");
+			else
+				json_number(&j, "no_readahead_mib", fmt_mib(b, w->pages_no_ra[k]));
+			json_uint(&j, "density", w->dens[k]);
+			if (w->published) {
+				json_number(&j, "published_mib", fmt_double(b, c->published_mib[k]));
+				json_uint(&j, "published_density", c->published_density[k]);
+				json_bool(&j, "within_tolerance", w->ok[k]);
+			}
+			json_end(&j);
+		}
+		json_end(&j);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_bool(&j, "missed", missed);
+	json_finish(&j);
+}
+
+static void put_csv(FILE *f, const struct repro_config *c, const struct row *rows,
+		    unsigned n)
+{
+	char b[OUT_NUM_MAX];
+	unsigned t, k;
+
+	fputs("trace,strategy,footprint_mib,tmpfs_mib,cache_mib,no_readahead_mib,density,"
+	      "published_mib,published_density,within_tolerance\n", f);
+	for (t = 0; t < n; t++)
+		for (k = 0; k < NCOMPARED; k++) {
+			const struct row *w = &rows[t];
+
+			csv_field(f, true, w->name);
+			csv_field(f, false, compared[k]);
+			csv_field(f, false, fmt_mib(b, w->pages[k]));
+			csv_field(f, false, fmt_mib(b, w->split[k][0]));
+			csv_field(f, false, fmt_mib(b, w->split[k][1]));
+			csv_field(f, false, w->published ? NULL : fmt_mib(b, w->pages_no_ra[k]));
+			fprintf(f, ",%u", w->dens[k]);
+			if (w->published)
+				fprintf(f, ",%s,%u,%s\n", fmt_double(b, c->published_mib[k]),
+					c->published_density[k], w->ok[k] ? "yes" : "no");
+			else
+				fputs(",,,\n", f);
+		}
+}
+
+static void put_table(FILE *f, const struct repro_config *c, const struct row *rows,
+		      unsigned n)
+{
+	const struct row *row = &rows[0];
+	unsigned t, k;
+
+	fprintf(f, "Reproduction of the 2004 /dev/anon result\n"
+		"  profile %s, config %s\n"
+		"  host: %.0f MiB, swap %.0f MiB, %s reclaim, %.1f MiB overhead per UML, %s image\n\n",
+		c->profile, c->path, c->host.host_mem / 1048576.0, c->host.swap / 1048576.0,
+		c->host.policy == RECLAIM_24 ? "2.4" : "modern", c->host.overhead / 1048576.0,
+		c->host.share ? "shared" : "private");
+	fprintf(f, "%-10s %14s %10s %8s %10s %6s\n", "strategy", "footprint MiB", "published",
+		"UMLs", "published", "");
+	for (k = 0; k < NCOMPARED; k++)
+		fprintf(f, "%-10s %14.1f %10.0f %8u %10u %6s\n", compared[k],
+			pages_mib(row->pages[k]), c->published_mib[k], row->dens[k],
+			c->published_density[k], row->ok[k] ? "ok" : "MISS");
+	fprintf(f, "saving: %.0f%% of host memory (published 25%%), density gain %+.0f%% (published +25%%)\n",
+		100.0 * (1 - (double)row->pages[1] / (double)row->pages[0]),
+		100.0 * ((double)row->dens[1] / row->dens[0] - 1));
+
+	for (t = 1; t < n; t++) {
+		row = &rows[t];
+		fprintf(f, "\n%s (recorded)\n", row->name);
+		fprintf(f, "%-10s %14s %8s %18s\n", "strategy", "footprint MiB", "UMLs",
+			"no readahead MiB");
+		for (k = 0; k < NCOMPARED; k++)
+			fprintf(f, "%-10s %14.1f %8u %18.1f\n", compared[k],
+				pages_mib(row->pages[k]), row->dens[k],
+				pages_mib(row->pages_no_ra[k]));
+		fprintf(f, "devanon saves %.0f%% (%.1f MiB), density %+.0f%%; without readahead it "
+			"would save %.0f%% (%.1f MiB)\n",
+			100.0 * (1 - (double)row->pages[1] / (double)row->pages[0]),
+			pages_mib(row->pages[0]) - pages_mib(row->pages[1]),
+			100.0 * ((double)row->dens[1] / row->dens[0] - 1),
+			100.0 * (1 - (double)row->pages_no_ra[1] / (double)row->pages_no_ra[0]),
+			pages_mib(row->pages_no_ra[0]) - pages_mib(row->pages_no_ra[1]));
+	}
+}
+
+/* The data files of -d: open both, or neither. */
+static int open_data(const char *data, struct output_file *fp, struct output_file *dens)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/footprint.csv", data);
+	if (output_open(fp, path))
+		return EXIT_OUTPUT;
+	snprintf(path, sizeof(path), "%s/density.csv", data);
+	if (output_open(dens, path)) {
+		output_abort(fp);
+		return EXIT_OUTPUT;
+	}
+	fputs("trace,strategy,tmpfs_mib,cache_mib,total_mib,published_mib\n", fp->f);
+	density_csv_header(dens->f);
+	return 0;
+}
+
+static void footprint_rows(FILE *f, const struct repro_config *c, const struct row *w)
+{
+	char b[OUT_NUM_MAX];
+	unsigned k;
+
+	for (k = 0; k < NCOMPARED; k++) {
+		csv_field(f, true, w->name);
+		csv_field(f, false, compared[k]);
+		csv_field(f, false, fmt_mib(b, w->split[k][0]));
+		csv_field(f, false, fmt_mib(b, w->split[k][1]));
+		csv_field(f, false, fmt_mib(b, w->pages[k]));
+		csv_field(f, false, w->published ? fmt_double(b, c->published_mib[k]) : NULL);
+		fputc('\n', f);
+	}
+}
+
 int cmd_reproduce(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -282,22 +480,31 @@ int cmd_reproduce(int argc, char **argv)
 		{ "data", required_argument, NULL, 'd' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "published-only", no_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
+		OUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *config = NULL, *data = NULL;
-	unsigned jobs = online_cpus(), k, t;
-	struct repro_config c;
+	unsigned jobs = online_cpus(), k, t, nrows = 0;
+	static struct repro_config c;
 	struct gen_profile prof;
 	struct output_file fp, dens;
-	struct row row;
+	struct row *rows = NULL;
+	struct out out;
 	char err[1024], synth[4096];
-	bool missed = false, published_only = false;
+	bool missed = false, published_only = false, quiet = false;
 	uint64_t v;
 	int opt, rc;
 
+	out_init(&out);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "c:d:j:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":c:d:j:qh" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
+		if ((rc = out_option(&out, opt, optarg)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (opt) {
 		case 'c':
 			config = optarg;
@@ -307,7 +514,7 @@ int cmd_reproduce(int argc, char **argv)
 			break;
 		case 'j':
 			if (parse_uint(optarg, 256, &v) || !v) {
-				msg("reproduce: --jobs '%s': expected 1 to 256", optarg);
+				msg("--jobs '%s': expected 1 to 256", optarg);
 				return EXIT_USAGE;
 			}
 			jobs = (unsigned)v;
@@ -315,22 +522,24 @@ int cmd_reproduce(int argc, char **argv)
 		case 'p':
 			published_only = true;
 			break;
+		case 'q':
+			quiet = true;
+			break;
 		case 'h':
 			repro_usage(stdout);
 			return EXIT_OK;
 		default:
-			msg("reproduce: see anonsim reproduce --help");
-			return EXIT_USAGE;
+			return usage_error(opt, argv, "reproduce");
 		}
 	}
 	if (optind != argc) {
-		msg("reproduce: unexpected argument '%s'", argv[optind]);
+		msg("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (!config) {
 		config = data_path(DEFAULT_CONFIG);
 		if (access(config, R_OK)) {
-			msg("reproduce: no config at %s (%s): name one with -c FILE, "
+			msg("no config at %s (%s): name one with -c FILE, "
 			    "such as -c " DEFAULT_CONFIG " in the source tree", config, strerror(errno));
 			return EXIT_DATA;
 		}
@@ -340,103 +549,83 @@ int cmd_reproduce(int argc, char **argv)
 		msg("%s", err);
 		return rc;
 	}
-	c.host.progress = isatty(STDERR_FILENO);
+	rows = calloc(1 + c.nr_traces, sizeof(*rows));
+	if (!rows) {
+		msg("out of memory");
+		return EXIT_OUTPUT;
+	}
+	c.host.progress = !quiet && isatty(STDERR_FILENO);
+	{
+		char *inputs[2] = { c.path, c.profile };
+
+		if ((rc = out_open(&out, inputs, 2))) {
+			free(rows);
+			return rc;
+		}
+	}
+	if (data && (rc = open_data(data, &fp, &dens))) {
+		out_abort(&out);
+		free(rows);
+		return rc;
+	}
 	/* the synthetic trace lives only for this run */
 	snprintf(synth, sizeof(synth), "%s/anonsim-repro-%ld.atr",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
 	if (cleanup_add(synth)) {
 		msg("out of memory");
-		return EXIT_OUTPUT;
+		rc = EXIT_OUTPUT;
+		goto fail;
 	}
-	if ((rc = trace_generate(&prof, synth, NULL, err, sizeof(err)))) {
-		cleanup_forget(synth);
-		msg("%s", err);
-		return rc;
-	}
-	if (data) {
-		char path[4096];
-
-		snprintf(path, sizeof(path), "%s/footprint.csv", data);
-		if (output_open(&fp, path)) {
-			unlink(synth);
-			cleanup_forget(synth);
-			return EXIT_OUTPUT;
-		}
-		snprintf(path, sizeof(path), "%s/density.csv", data);
-		if (output_open(&dens, path)) {
-			output_abort(&fp);
-			unlink(synth);
-			cleanup_forget(synth);
-			return EXIT_OUTPUT;
-		}
-		fputs("trace,strategy,tmpfs_mib,cache_mib,total_mib,published_mib\n", fp.f);
-		density_csv_header(dens.f);
-	}
-	rc = measure(synth, &c, jobs, false, &row, data ? dens.f : NULL, err, sizeof(err));
+	if ((rc = trace_generate(&prof, synth, NULL, err, sizeof(err))) == 0)
+		rc = measure(synth, &c, jobs, false, &rows[0], data ? dens.f : NULL, err,
+			     sizeof(err));
 	unlink(synth);
 	cleanup_forget(synth);
 	if (rc) {
 		msg("%s", err);
-		if (data) {
-			output_abort(&fp);
-			output_abort(&dens);
-		}
-		return rc;
+		goto fail;
 	}
-
-	printf("Reproduction of the 2004 /dev/anon result\n"
-	       "  profile %s, config %s\n"
-	       "  host: %.0f MiB, swap %.0f MiB, %s reclaim, %.1f MiB overhead per UML, %s image\n\n",
-	       c.profile, c.path, c.host.host_mem / 1048576.0, c.host.swap / 1048576.0,
-	       c.host.policy == RECLAIM_24 ? "2.4" : "modern", c.host.overhead / 1048576.0,
-	       c.host.share ? "shared" : "private");
-	printf("%-10s %14s %10s %8s %10s %6s\n", "strategy", "footprint MiB", "published",
-	       "UMLs", "published", "");
+	snprintf(rows[0].name, sizeof(rows[0].name), "woody-2004");
+	rows[0].published = true;
+	nrows = 1;
 	for (k = 0; k < NCOMPARED; k++) {
-		bool ok = row.mib[k] >= c.published_mib[k] - c.tolerance_mib &&
-			  row.mib[k] <= c.published_mib[k] + c.tolerance_mib &&
-			  row.dens[k] == c.published_density[k];
+		double mib = pages_mib(rows[0].pages[k]);
 
-		missed |= !ok;
-		printf("%-10s %14.1f %10.0f %8u %10u %6s\n", compared[k], row.mib[k],
-		       c.published_mib[k], row.dens[k], c.published_density[k], ok ? "ok" : "MISS");
-		if (data)
-			fprintf(fp.f, "woody-2004,%s,%.3f,%.3f,%.3f,%.1f\n", compared[k],
-				row.split[k][0], row.split[k][1], row.mib[k], c.published_mib[k]);
+		rows[0].ok[k] = mib >= c.published_mib[k] - c.tolerance_mib &&
+				mib <= c.published_mib[k] + c.tolerance_mib &&
+				rows[0].dens[k] == c.published_density[k];
+		missed |= !rows[0].ok[k];
 	}
-	printf("saving: %.0f%% of host memory (published 25%%), density gain %+.0f%% (published +25%%)\n",
-	       100.0 * (1 - row.mib[1] / row.mib[0]),
-	       100.0 * ((double)row.dens[1] / row.dens[0] - 1));
-
-	for (t = 0; !published_only && t < c.nr_traces; t++) {
-		const char *tr = c.traces[t];
-
-		if ((rc = measure(tr, &c, jobs, true, &row, NULL, err, sizeof(err)))) {
+	for (t = 0; !published_only && t < c.nr_traces; t++, nrows++) {
+		if ((rc = measure(c.traces[t], &c, jobs, true, &rows[nrows], NULL, err,
+				  sizeof(err)))) {
 			msg("%s", err);
-			if (data) {
-				output_abort(&fp);
-				output_abort(&dens);
-			}
-			return rc;
+			goto fail;
 		}
-		printf("\n%s (recorded)\n", base_name(tr));
-		printf("%-10s %14s %8s %18s\n", "strategy", "footprint MiB", "UMLs",
-		       "no readahead MiB");
-		for (k = 0; k < NCOMPARED; k++) {
-			printf("%-10s %14.1f %8u %18.1f\n", compared[k], row.mib[k], row.dens[k],
-			       row.mib_no_ra[k]);
-			if (data)
-				fprintf(fp.f, "%s,%s,%.3f,%.3f,%.3f,\n", base_name(tr), compared[k],
-					row.split[k][0], row.split[k][1], row.mib[k]);
-		}
-		printf("devanon saves %.0f%% (%.1f MiB), density %+.0f%%; without readahead it "
-		       "would save %.0f%% (%.1f MiB)\n",
-		       100.0 * (1 - row.mib[1] / row.mib[0]), row.mib[0] - row.mib[1],
-		       100.0 * ((double)row.dens[1] / row.dens[0] - 1),
-		       100.0 * (1 - row.mib_no_ra[1] / row.mib_no_ra[0]),
-		       row.mib_no_ra[0] - row.mib_no_ra[1]);
+		snprintf(rows[nrows].name, sizeof(rows[nrows].name), "%s", base_name(c.traces[t]));
 	}
+	if (data)
+		for (t = 0; t < nrows; t++)
+			footprint_rows(fp.f, &c, &rows[t]);
+	if (out.fmt == OUT_JSON)
+		put_json(out.f, &c, rows, nrows, missed);
+	else if (out.fmt == OUT_CSV)
+		put_csv(out.f, &c, rows, nrows);
+	else
+		put_table(out.f, &c, rows, nrows);
+	free(rows);
+	rc = out_close(&out);
 	if (data && (output_commit(&fp) | output_commit(&dens)))
 		return EXIT_OUTPUT;
+	if (rc)
+		return rc;
 	return missed ? EXIT_TARGET : EXIT_OK;
+fail:
+	if (data) {
+		output_abort(&fp);
+		output_abort(&dens);
+	}
+	out_abort(&out);
+	free(rows);
+	return rc;
 }

@@ -57,7 +57,7 @@ int cmd_selftest(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		}
-		msg("selftest: unknown option '%s' (see anonsim selftest --help)",
+		msg("unknown option '%s' (see anonsim selftest --help)",
 		    argv[1]);
 		return EXIT_USAGE;
 	}
@@ -79,7 +79,7 @@ int cmd_selftest(int argc, char **argv)
 	}
 	fflush(stdout);
 	if (failed) {
-		msg("selftest: %u check%s failed", failed, failed == 1 ? "" : "s");
+		msg("%u check%s failed", failed, failed == 1 ? "" : "s");
 		return EXIT_INTERNAL;
 	}
 	return EXIT_OK;

@@ -50,7 +50,7 @@ static void sweep_usage(FILE *f)
 	      "Running:\n"
 	      "  -j, --jobs N          replays at once (default: the online CPUs)\n"
 	      "  -o, --output FILE     write to FILE (complete or not at all)\n"
-	      "      --csv | --json    CSV (the default) or one JSON array\n"
+	      "      --csv | --json    CSV (the default) or one JSON object (see anonsim(1))\n"
 	      "  -q, --quiet           no progress line\n"
 	      "      --emit-jobs DIR   run nothing: write DIR/jobs.txt, one command line\n"
 	      "                        per combination writing DIR/part-K.csv, for GNU\n"
@@ -121,7 +121,7 @@ static int parse_list(struct sweep_grid *g, int c, const char *list, unsigned *c
 	char buf[1024], *tok, *save;
 
 	if (strlen(list) >= sizeof(buf))
-		return bad_option_value("sweep", long_name(c), list, "a shorter list");
+		return bad_option_value(long_name(c), list, "a shorter list");
 	snprintf(buf, sizeof(buf), "%s", list);
 	*count = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -130,11 +130,11 @@ static int parse_list(struct sweep_grid *g, int c, const char *list, unsigned *c
 		int rc;
 
 		if (*count == SWEEP_MAX_VALUES)
-			return bad_option_value("sweep", long_name(c), list,
+			return bad_option_value(long_name(c), list,
 						"at most 64 values");
 		if (c == 'n') {
 			if (parse_uint(tok, 4096, &v) || !v)
-				return bad_option_value("sweep", "--instances", tok,
+				return bad_option_value("--instances", tok,
 							"a number from 1 to 4096");
 			g->copies[(*count)++] = (unsigned)v;
 			continue;
@@ -147,7 +147,7 @@ static int parse_list(struct sweep_grid *g, int c, const char *list, unsigned *c
 			g->ra[(*count)++] = -1;
 			continue;
 		}
-		rc = host_cli_option(&one, c, tok, "sweep");
+		rc = host_cli_option(&one, c, tok);
 		if (rc)
 			return rc;
 		switch (c) {
@@ -169,7 +169,7 @@ static int parse_list(struct sweep_grid *g, int c, const char *list, unsigned *c
 		}
 	}
 	if (!*count)
-		return bad_option_value("sweep", long_name(c), list, "a list of values");
+		return bad_option_value(long_name(c), list, "a list of values");
 	return 0;
 }
 
@@ -200,7 +200,7 @@ static int emit_jobs(const char *dir, const char *anonsim, const struct passed *
 	unsigned i;
 
 	if (mkdir(dir, 0777) && errno != EEXIST) {
-		msg("sweep: --emit-jobs %s: %s", dir, strerror(errno));
+		msg("--emit-jobs %s: %s", dir, strerror(errno));
 		return EXIT_USAGE;
 	}
 	snprintf(path, sizeof(path), "%s/jobs.txt", dir);
@@ -253,7 +253,8 @@ static int emit_jobs(const char *dir, const char *anonsim, const struct passed *
 	return EXIT_OK;
 }
 
-static int write_rows(const char *out_path, bool json, char *const *rows, uint64_t n)
+static int write_rows(const char *out_path, bool json, char *const *rows, uint64_t n,
+		      char *const *traces, unsigned ntraces)
 {
 	struct output_file of;
 	FILE *f = stdout;
@@ -265,7 +266,7 @@ static int write_rows(const char *out_path, bool json, char *const *rows, uint64
 		f = of.f;
 	}
 	if (json) {
-		sweep_json(f, rows, n);
+		sweep_json(f, rows, n, traces, ntraces);
 	} else {
 		sweep_csv_header(f);
 		for (i = 0; i < n; i++)
@@ -274,7 +275,7 @@ static int write_rows(const char *out_path, bool json, char *const *rows, uint64
 	if (out_path)
 		return output_commit(&of) ? EXIT_OUTPUT : EXIT_OK;
 	if (fflush(stdout) || ferror(stdout)) {
-		msg("sweep: writing the results failed");
+		msg("writing the results failed");
 		return EXIT_OUTPUT;
 	}
 	return EXIT_OK;
@@ -296,7 +297,7 @@ int cmd_sweep(int argc, char **argv)
 	struct passed pass[MAX_PASSED];
 	const char *out_path = NULL, *jobs_dir = NULL, *anonsim = NULL;
 	char exe[4096], err[1024];
-	bool json = false, merge = false, quiet = false;
+	bool json = false, format_given = false, merge = false, quiet = false;
 	unsigned npass = 0, jobs = online_cpus(), *count;
 	int64_t job = -1;
 	uint64_t v, total, i;
@@ -308,7 +309,7 @@ int cmd_sweep(int argc, char **argv)
 	memset(&g, 0, sizeof(g));
 	host_cli_init(&g.base);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, HOST_SHORT_OPTIONS "n:j:o:qh",
+	while ((c = getopt_long(argc, argv, ":" HOST_SHORT_OPTIONS "n:j:o:qh",
 				sweep_options, NULL)) != -1) {
 		count = NULL;
 		switch (c) {
@@ -335,13 +336,13 @@ int cmd_sweep(int argc, char **argv)
 		if (count) {
 			if ((rc = parse_list(&g, c, optarg, count)))
 				return rc;
-		} else if ((rc = host_cli_option(&g.base, c, optarg, "sweep")) > 0) {
+		} else if ((rc = host_cli_option(&g.base, c, optarg)) > 0) {
 			return rc;
 		} else if (rc < 0) {
 			switch (c) {
 			case 'j':
 				if (parse_uint(optarg, 64, &v) || !v)
-					return bad_option_value("sweep", "--jobs", optarg,
+					return bad_option_value("--jobs", optarg,
 								"a number from 1 to 64");
 				jobs = (unsigned)v;
 				continue;
@@ -349,10 +350,13 @@ int cmd_sweep(int argc, char **argv)
 				out_path = optarg;
 				continue;
 			case O_CSV:
-				json = false;
-				continue;
 			case O_JSON:
-				json = true;
+				if (format_given && json != (c == O_JSON)) {
+					msg("--csv and --json exclude each other");
+					return EXIT_USAGE;
+				}
+				format_given = true;
+				json = c == O_JSON;
 				continue;
 			case 'q':
 				quiet = true;
@@ -365,7 +369,7 @@ int cmd_sweep(int argc, char **argv)
 				continue;
 			case O_JOB:
 				if (parse_uint(optarg, INT64_MAX, &v))
-					return bad_option_value("sweep", "--job", optarg,
+					return bad_option_value("--job", optarg,
 								"a combination number from 0");
 				job = (int64_t)v;
 				continue;
@@ -376,23 +380,22 @@ int cmd_sweep(int argc, char **argv)
 				sweep_usage(stdout);
 				return EXIT_OK;
 			default:
-				msg("sweep: see anonsim sweep --help");
-				return EXIT_USAGE;
+				return usage_error(c, argv, "sweep");
 			}
 		}
 		/* a grid or host option: the job lines repeat it */
 		if (npass == MAX_PASSED) {
-			msg("sweep: more than %d options", MAX_PASSED);
+			msg("more than %d options", MAX_PASSED);
 			return EXIT_USAGE;
 		}
 		pass[npass++] = (struct passed){ long_name(c), takes_arg(c) ? optarg : NULL };
 	}
 	if (optind >= argc) {
-		msg("sweep: no %s given (see anonsim sweep --help)", merge ? "part" : "trace");
+		msg("no %s given (see anonsim sweep --help)", merge ? "part" : "trace");
 		return EXIT_USAGE;
 	}
 	if ((merge + (jobs_dir != NULL) + (job >= 0)) > 1) {
-		msg("sweep: --merge, --emit-jobs and --job exclude one another");
+		msg("--merge, --emit-jobs and --job exclude one another");
 		return EXIT_USAGE;
 	}
 	if (out_path && output_not_input(out_path, argv + optind, (unsigned)(argc - optind)))
@@ -403,10 +406,10 @@ int cmd_sweep(int argc, char **argv)
 		rc = sweep_merge(argv + optind, (unsigned)(argc - optind), &rows, &n,
 				 err, sizeof(err));
 		if (rc) {
-			msg("sweep: %s", err);
+			msg("%s", err);
 			return rc;
 		}
-		rc = write_rows(out_path, json, rows, n);
+		rc = write_rows(out_path, json, rows, n, NULL, 0);
 		for (i = 0; i < n; i++)
 			free(rows[i]);
 		free(rows);
@@ -442,13 +445,13 @@ int cmd_sweep(int argc, char **argv)
 	g.ntraces = (unsigned)(argc - optind);
 	for (i = 0; i < g.ntraces; i++)
 		if (strpbrk(g.traces[i], ",\"\n")) {
-			msg("sweep: %s: a trace name with a comma, quote or newline cannot go in a CSV row",
+			msg("%s: a trace name with a comma, quote or newline cannot go in a CSV row",
 			    g.traces[i]);
 			return EXIT_USAGE;
 		}
 	total = sweep_size(&g);
 	if (!total) {
-		msg("sweep: no combination to run");
+		msg("no combination to run");
 		return EXIT_USAGE;
 	}
 
@@ -456,13 +459,13 @@ int cmd_sweep(int argc, char **argv)
 		return emit_jobs(jobs_dir, anonsim ? anonsim : this_anonsim(exe, sizeof(exe)),
 				 pass, npass, g.traces, g.ntraces, total);
 	if (job >= 0 && (uint64_t)job >= total) {
-		msg("sweep: --job %" PRId64 ": the grid has combinations 0 to %" PRIu64,
+		msg("--job %" PRId64 ": the grid has combinations 0 to %" PRIu64,
 		    job, total - 1);
 		return EXIT_USAGE;
 	}
 	rows = calloc(total, sizeof(*rows));
 	if (!rows) {
-		msg("sweep: out of memory for %" PRIu64 " rows", total);
+		msg("out of memory for %" PRIu64 " rows", total);
 		return EXIT_INTERNAL;
 	}
 	if (job >= 0)
@@ -473,7 +476,7 @@ int cmd_sweep(int argc, char **argv)
 	if (rc)
 		msg("%s", err);
 	else
-		rc = write_rows(out_path, json, rows, job >= 0 ? 1 : total);
+		rc = write_rows(out_path, json, rows, job >= 0 ? 1 : total, g.traces, g.ntraces);
 	for (i = 0; i < total; i++)
 		free(rows[i]);
 	free(rows);

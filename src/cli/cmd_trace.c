@@ -4,12 +4,14 @@
  */
 #include <config.h>
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "cli/output_file.h"
+#include "cli/output_format.h"
 #include "trace/trace.h"
 #include "util/util.h"
 
@@ -19,7 +21,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: anonsim trace check FILE\n"
-		"       anonsim trace stat FILE\n"
+		"       anonsim trace stat [-o FILE] [--csv | --json] FILE\n"
 		"       anonsim trace convert IN OUT\n"
 		"       anonsim trace cat FILE\n"
 		"       anonsim trace gen PROFILE OUT\n"
@@ -27,6 +29,7 @@ static void usage(FILE *out)
 		"\n"
 		"Read traces of User-Mode Linux runs (see traces/FORMAT.md): text\n"
 		"(.trace) or binary (.atr), either plain or gzip-compressed (.gz).\n"
+		"A FILE or IN of - is standard input.\n"
 		"\n"
 		"  check    validate FILE; print the number of events\n"
 		"  stat     print FILE's header and what its events add up to\n"
@@ -38,7 +41,36 @@ static void usage(FILE *out)
 		"  import   a trace from the strace log of a UML run\n"
 		"           (anonsim trace import --help)\n"
 		"\n"
+		"Run \"anonsim trace SUBCOMMAND --help\" for a subcommand's options.\n"
+		"\n"
 		EXIT_STATUS_HELP);
+}
+
+/* The help of one subcommand: what it does, its options. */
+static const struct sub {
+	const char *name, *args, *what;
+	bool outputs;		/* takes -o, --csv, --json */
+	unsigned nargs;
+} subs[] = {
+	{ "check", "FILE", "Validate FILE (every rule of traces/FORMAT.md) and print the number\n"
+	  "of its events.\n", false, 1 },
+	{ "stat", "FILE", "Print FILE's header and what its events add up to: events by kind,\n"
+	  "reads and writes per device (requests, bytes, pages, distinct pages),\n"
+	  "pages touched and freed, and the time it spans.\n", true, 1 },
+	{ "convert", "IN OUT", "Rewrite IN as OUT; OUT's name (.trace, .atr, .trace.gz, .atr.gz)\n"
+	  "chooses the encoding and compression; OUT appears only when complete.\n", false, 2 },
+	{ "cat", "FILE", "Print FILE in the text encoding on standard output.\n", false, 1 },
+	{ NULL, NULL, NULL, false, 0 }
+};
+
+static void sub_usage(FILE *out, const struct sub *sb)
+{
+	fprintf(out, "Usage: anonsim trace %s%s %s\n\n%s", sb->name,
+		sb->outputs ? " [OPTIONS]" : "", sb->args, sb->what);
+	fputs("An input of - (FILE, IN) is standard input.\n\nOptions:\n", out);
+	if (sb->outputs)
+		fputs(OUT_OPTIONS_HELP, out);
+	fputs("  -h, --help            this help\n\n" EXIT_STATUS_HELP, out);
 }
 
 static struct trace_reader *open_or_complain(const char *path)
@@ -178,47 +210,182 @@ static int stat_event(void *arg, const struct trace_event *ev)
 	return 0;
 }
 
-static void print_header(const char *path, const struct trace_reader *r)
+static void print_header(FILE *f, const char *path, const struct trace_reader *r)
 {
 	const struct trace_header *h = trace_header(r);
 	const char *note;
 	unsigned i, notes = 0;
 
-	printf("file: %s\n", path);
-	printf("encoding: %s\n", trace_is_binary(r) ? "binary" : "text");
-	printf("version: %u\n", h->version);
-	printf("page-size: %u\n", h->page_size);
-	printf("memory: %llu bytes, %llu pages\n", (ull)h->memory, (ull)(h->memory / h->page_size));
+	fprintf(f, "file: %s\n", path);
+	fprintf(f, "encoding: %s\n", trace_is_binary(r) ? "binary" : "text");
+	fprintf(f, "version: %u\n", h->version);
+	fprintf(f, "page-size: %u\n", h->page_size);
+	fprintf(f, "memory: %llu bytes, %llu pages\n", (ull)h->memory,
+		(ull)(h->memory / h->page_size));
 	for (i = 0; i < h->nr_devices; i++) {
 		const struct trace_device *d = &h->devices[i];
 
-		printf("device %u: %s size=%llu backing=%s%s%s\n", i, d->name, (ull)d->size,
-		       d->backing, d->cow[0] ? " cow=" : "", d->cow);
+		fprintf(f, "device %u: %s size=%llu backing=%s%s%s\n", i, d->name, (ull)d->size,
+			d->backing, d->cow[0] ? " cow=" : "", d->cow);
 	}
 	if (h->readahead_kb >= 0)
-		printf("readahead-kb: %lld\n", (long long)h->readahead_kb);
+		fprintf(f, "readahead-kb: %lld\n", (long long)h->readahead_kb);
 	else
-		printf("readahead-kb: not recorded\n");
-	printf("recorder: %s\n", h->recorder[0] ? h->recorder : "not recorded");
+		fprintf(f, "readahead-kb: not recorded\n");
+	fprintf(f, "recorder: %s\n", h->recorder[0] ? h->recorder : "not recorded");
 	for (note = h->notes; *note; note++)
 		notes += *note == '\n';
-	printf("notes: %u\n", h->notes[0] ? notes + 1 : 0);
+	fprintf(f, "notes: %u\n", h->notes[0] ? notes + 1 : 0);
 }
 
-static int trace_stat(const char *path)
+/* The sums over every device. */
+static struct dev_stat all_devices(const struct stat_state *s)
 {
-	struct trace_reader *r = open_or_complain(path);
+	struct dev_stat t = { 0 };
+	unsigned i;
+
+	for (i = 0; i < s->h->nr_devices; i++) {
+		const struct dev_stat *d = &s->dev[i];
+
+		t.reads += d->reads;
+		t.bytes += d->bytes;
+		t.pages += d->pages;
+		t.distinct += d->distinct;
+		t.writes += d->writes;
+		t.bytes_written += d->bytes_written;
+	}
+	return t;
+}
+
+static void stat_table(FILE *f, const char *path, const struct trace_reader *r,
+		       const struct stat_state *s)
+{
+	struct dev_stat t = all_devices(s);
+	unsigned i;
+
+	print_header(f, path, r);
+	fprintf(f, "events: %llu\n", s->events);
+	for (i = 0; i < EV_NR_KINDS; i++)
+		fprintf(f, "  %s: %llu\n", trace_kind_names[i], s->kinds[i]);
+	for (i = 0; i < s->h->nr_devices; i++) {
+		const struct dev_stat *d = &s->dev[i];
+
+		fprintf(f, "read %s: %llu requests, %llu bytes, %llu pages, %llu distinct pages\n",
+			s->h->devices[i].name, d->reads, d->bytes, d->pages, d->distinct);
+		fprintf(f, "written %s: %llu requests, %llu bytes\n",
+			s->h->devices[i].name, d->writes, d->bytes_written);
+	}
+	fprintf(f, "read: %llu requests, %llu bytes, %llu pages, %llu distinct pages\n",
+		t.reads, t.bytes, t.pages, t.distinct);
+	fprintf(f, "written: %llu requests, %llu bytes\n", t.writes, t.bytes_written);
+	fprintf(f, "touched: %llu pages\n", s->touched);
+	fprintf(f, "freed: %llu pages\n", s->freed);
+	fprintf(f, "duration: %llu us (first event at %llu, last at %llu)\n",
+		s->last - s->first, s->first, s->last);
+}
+
+static void stat_csv(FILE *f, const char *path, const struct trace_reader *r,
+		     const struct stat_state *s)
+{
+	const struct trace_header *h = s->h;
+	struct dev_stat t = all_devices(s);
+	char b[OUT_NUM_MAX];
+	unsigned i;
+
+	fputs("trace,encoding,version,page_size_bytes,memory_bytes,devices,readahead_kb,"
+	      "events", f);
+	for (i = 0; i < EV_NR_KINDS; i++)
+		fprintf(f, ",%s_events", trace_kind_names[i]);
+	fputs(",read_requests,read_bytes,read_pages,read_distinct_pages,write_requests,"
+	      "write_bytes,touched_pages,freed_pages,first_event_s,last_event_s,duration_s\n", f);
+	csv_field(f, true, path);
+	fprintf(f, ",%s,%u,%u,%llu,%u,", trace_is_binary(r) ? "binary" : "text", h->version,
+		h->page_size, (ull)h->memory, h->nr_devices);
+	if (h->readahead_kb >= 0)
+		fprintf(f, "%lld", (long long)h->readahead_kb);
+	fprintf(f, ",%llu", s->events);
+	for (i = 0; i < EV_NR_KINDS; i++)
+		fprintf(f, ",%llu", s->kinds[i]);
+	fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", t.reads, t.bytes, t.pages,
+		t.distinct, t.writes, t.bytes_written, s->touched, s->freed);
+	csv_field(f, false, fmt_seconds(b, (int64_t)s->first));
+	csv_field(f, false, fmt_seconds(b, (int64_t)s->last));
+	csv_field(f, false, fmt_seconds(b, (int64_t)(s->last - s->first)));
+	fputc('\n', f);
+}
+
+static void json_reads(struct json *j, const struct dev_stat *d)
+{
+	json_uint(j, "read_requests", d->reads);
+	json_uint(j, "read_bytes", d->bytes);
+	json_uint(j, "read_pages", d->pages);
+	json_uint(j, "read_distinct_pages", d->distinct);
+	json_uint(j, "write_requests", d->writes);
+	json_uint(j, "write_bytes", d->bytes_written);
+}
+
+static void stat_json(FILE *f, const char *path, const struct trace_reader *r,
+		      const struct stat_state *s)
+{
+	struct dev_stat t = all_devices(s);
+	char b[OUT_NUM_MAX];
+	struct json j;
+	unsigned i;
+
+	json_start(&j, f);
+	json_head(&j, "trace stat");
+	json_array(&j, "traces");
+	json_object(&j, NULL);
+	json_string(&j, "name", path);
+	json_string(&j, "encoding", trace_is_binary(r) ? "binary" : "text");
+	json_object(&j, "header");
+	json_trace_header(&j, s->h);
+	json_end(&j);
+	json_end(&j);
+	json_end(&j);
+	json_object(&j, "results");
+	json_uint(&j, "events", s->events);
+	json_object(&j, "events_by_kind");
+	for (i = 0; i < EV_NR_KINDS; i++)
+		json_uint(&j, trace_kind_names[i], s->kinds[i]);
+	json_end(&j);
+	json_array(&j, "devices");
+	for (i = 0; i < s->h->nr_devices; i++) {
+		json_object(&j, NULL);
+		json_string(&j, "name", s->h->devices[i].name);
+		json_reads(&j, &s->dev[i]);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_reads(&j, &t);
+	json_uint(&j, "touched_pages", s->touched);
+	json_uint(&j, "freed_pages", s->freed);
+	json_number(&j, "first_event_s", fmt_seconds(b, (int64_t)s->first));
+	json_number(&j, "last_event_s", fmt_seconds(b, (int64_t)s->last));
+	json_number(&j, "duration_s", fmt_seconds(b, (int64_t)(s->last - s->first)));
+	json_end(&j);
+	json_finish(&j);
+}
+
+static int trace_stat(const char *path, struct out *out)
+{
+	struct trace_reader *r;
 	struct stat_state *s;
-	ull reads = 0, bytes = 0, pages = 0, distinct = 0, writes = 0, written = 0;
 	unsigned i;
 	int rc;
 
-	if (!r)
+	if ((rc = out_open(out, (char *const *)&path, 1)))
+		return rc;
+	r = open_or_complain(path);
+	if (!r) {
+		out_abort(out);
 		return EXIT_DATA;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		msg("out of memory");
 		trace_close(r);
+		out_abort(out);
 		return EXIT_DATA;
 	}
 	s->h = trace_header(r);
@@ -226,31 +393,15 @@ static int trace_stat(const char *path)
 		s->shift++;
 	rc = each_event(r, stat_event, s);
 	if (rc == EXIT_OK) {
-		print_header(path, r);
-		printf("events: %llu\n", s->events);
-		for (i = 0; i < EV_NR_KINDS; i++)
-			printf("  %s: %llu\n", trace_kind_names[i], s->kinds[i]);
-		for (i = 0; i < s->h->nr_devices; i++) {
-			struct dev_stat *d = &s->dev[i];
-
-			printf("read %s: %llu requests, %llu bytes, %llu pages, %llu distinct pages\n",
-			       s->h->devices[i].name, d->reads, d->bytes, d->pages, d->distinct);
-			printf("written %s: %llu requests, %llu bytes\n",
-			       s->h->devices[i].name, d->writes, d->bytes_written);
-			reads += d->reads;
-			bytes += d->bytes;
-			pages += d->pages;
-			distinct += d->distinct;
-			writes += d->writes;
-			written += d->bytes_written;
-		}
-		printf("read: %llu requests, %llu bytes, %llu pages, %llu distinct pages\n",
-		       reads, bytes, pages, distinct);
-		printf("written: %llu requests, %llu bytes\n", writes, written);
-		printf("touched: %llu pages\n", s->touched);
-		printf("freed: %llu pages\n", s->freed);
-		printf("duration: %llu us (first event at %llu, last at %llu)\n",
-		       s->last - s->first, s->first, s->last);
+		if (out->fmt == OUT_JSON)
+			stat_json(out->f, path, r, s);
+		else if (out->fmt == OUT_CSV)
+			stat_csv(out->f, path, r, s);
+		else
+			stat_table(out->f, path, r, s);
+		rc = out_close(out);
+	} else {
+		out_abort(out);
 	}
 	for (i = 0; i < TRACE_MAX_DEVICES; i++)
 		free(s->dev[i].seen);
@@ -333,43 +484,68 @@ static int trace_cat(const char *path)
 
 int cmd_trace(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		OUT_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 }
+	};
+	static const struct option help_only[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static char command[32];
 	const char *sub = argc > 1 ? argv[1] : NULL;
-	int i, want;
+	const struct sub *sb;
+	struct out out;
+	int c, rc;
 
-	if (sub && !strcmp(sub, "gen"))	/* its own options and help */
-		return cmd_trace_gen(argc - 1, argv + 1);
-	if (sub && !strcmp(sub, "import"))
-		return cmd_trace_import(argc - 1, argv + 1);
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return EXIT_OK;
-		}
+	if (sub && (!strcmp(sub, "--help") || !strcmp(sub, "-h"))) {
+		usage(stdout);
+		return EXIT_OK;
+	}
 	if (!sub) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	want = !strcmp(sub, "convert") ? 4 : 3;
-	if (strcmp(sub, "check") && strcmp(sub, "stat") && strcmp(sub, "convert") &&
-	    strcmp(sub, "cat")) {
-		msg("trace: unknown subcommand '%s' (see anonsim trace --help)", sub);
+	for (sb = subs; sb->name && strcmp(sb->name, sub); sb++)
+		;
+	if (sb->name || !strcmp(sub, "gen") || !strcmp(sub, "import")) {
+		snprintf(command, sizeof(command), "trace %s", sub);
+		msg_set_command(command);
+	}
+	if (!strcmp(sub, "gen"))	/* its own options and help */
+		return cmd_trace_gen(argc - 1, argv + 1);
+	if (!strcmp(sub, "import"))
+		return cmd_trace_import(argc - 1, argv + 1);
+	if (!sb->name) {
+		msg("unknown subcommand '%s' (see anonsim trace --help)", sub);
 		return EXIT_USAGE;
 	}
-	for (i = 2; i < argc; i++)
-		if (argv[i][0] == '-' && argv[i][1]) {
-			msg("trace %s: unknown option '%s' (see anonsim trace --help)", sub, argv[i]);
-			return EXIT_USAGE;
+	out_init(&out);
+	optind = 1;
+	while ((c = getopt_long(argc - 1, argv + 1, sb->outputs ? ":h" OUT_SHORT_OPTIONS : ":h",
+				sb->outputs ? opts : help_only, NULL)) != -1) {
+		if (sb->outputs && (rc = out_option(&out, c, optarg)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
 		}
-	if (argc != want) {
-		msg("trace %s: expected %s (see anonsim trace --help)", sub,
-		    want == 4 ? "IN OUT" : "FILE");
+		if (c == 'h') {
+			sub_usage(stdout, sb);
+			return EXIT_OK;
+		}
+		return usage_error(c, argv + 1, command);
+	}
+	if (argc - 1 - optind != (int)sb->nargs) {
+		msg("expected %s (see anonsim trace %s --help)", sb->args, sub);
 		return EXIT_USAGE;
 	}
+	argv += 1 + optind;
 	if (!strcmp(sub, "check"))
-		return trace_check(argv[2]);
+		return trace_check(argv[0]);
 	if (!strcmp(sub, "stat"))
-		return trace_stat(argv[2]);
+		return trace_stat(argv[0], &out);
 	if (!strcmp(sub, "convert"))
-		return trace_convert(argv[2], argv[3]);
-	return trace_cat(argv[2]);
+		return trace_convert(argv[0], argv[1]);
+	return trace_cat(argv[0]);
 }

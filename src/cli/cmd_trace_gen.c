@@ -47,14 +47,14 @@ int cmd_trace_gen(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (argc != 3) {
-		msg("trace gen: expected PROFILE OUT (see anonsim trace gen --help)");
+		msg("expected PROFILE OUT (see anonsim trace gen --help)");
 		return EXIT_USAGE;
 	}
 	{
 		int binary, gz;
 
 		if (trace_path_encoding(argv[2], &binary, &gz)) {
-			msg("trace gen: %s: name must end in .trace, .atr, .trace.gz or .atr.gz",
+			msg("%s: name must end in .trace, .atr, .trace.gz or .atr.gz",
 			    argv[2]);
 			return EXIT_USAGE;
 		}

@@ -107,7 +107,7 @@ int cmd_trace_import(int argc, char **argv)
 	int opt, binary, gz, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case O_FROM:
 			from = optarg;
@@ -118,7 +118,7 @@ int cmd_trace_import(int argc, char **argv)
 		case O_MEMORY:
 			if (parse_size(optarg, &o.memory) || !o.memory || o.memory % 4096 ||
 			    o.memory > (1ULL << 40)) {
-				msg("trace import: --memory '%s': expected a size such as 64M, a multiple of 4K up to 1T",
+				msg("--memory '%s': expected a size such as 64M, a multiple of 4K up to 1T",
 				    optarg);
 				return EXIT_USAGE;
 			}
@@ -126,14 +126,14 @@ int cmd_trace_import(int argc, char **argv)
 		case O_BASE:
 			o.phys_base = strtoull(optarg, &end, 0);
 			if (end == optarg || *end || o.phys_base % 4096) {
-				msg("trace import: --phys-base '%s': expected a page-aligned address such as 0x60000000",
+				msg("--phys-base '%s': expected a page-aligned address such as 0x60000000",
 				    optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case O_MEMFD:
 			if (parse_uint(optarg, 1 << 20, &v)) {
-				msg("trace import: --memory-fd '%s': expected a descriptor number", optarg);
+				msg("--memory-fd '%s': expected a descriptor number", optarg);
 				return EXIT_USAGE;
 			}
 			o.memory_fd = (int)v;
@@ -141,7 +141,7 @@ int cmd_trace_import(int argc, char **argv)
 		case O_DEVICE:
 			if (o.nr_dev == TRACE_MAX_DEVICES ||
 			    parse_device(optarg, &o.dev[o.nr_dev])) {
-				msg("trace import: --device '%s': expected FD=SIZE[:BACKING], e.g. 14=1G:debian-img, at most %d",
+				msg("--device '%s': expected FD=SIZE[:BACKING], e.g. 14=1G:debian-img, at most %d",
 				    optarg, TRACE_MAX_DEVICES);
 				return EXIT_USAGE;
 			}
@@ -149,7 +149,7 @@ int cmd_trace_import(int argc, char **argv)
 			break;
 		case O_RA:
 			if (parse_uint(optarg, 1u << 30, &v)) {
-				msg("trace import: --readahead '%s': expected a window in KiB", optarg);
+				msg("--readahead '%s': expected a window in KiB", optarg);
 				return EXIT_USAGE;
 			}
 			o.readahead_kb = (int64_t)v;
@@ -158,25 +158,24 @@ int cmd_trace_import(int argc, char **argv)
 			import_usage(stdout);
 			return EXIT_OK;
 		default:
-			msg("trace import: see anonsim trace import --help");
-			return EXIT_USAGE;
+			return usage_error(opt, argv, "trace import");
 		}
 	}
 	if (!from || strcmp(from, "strace")) {
-		msg("trace import: --from %s: the one kind of log there is is strace (--from strace)",
+		msg("--from %s: the one kind of log there is is strace (--from strace)",
 		    from ? from : "missing");
 		return EXIT_USAGE;
 	}
 	if (!o.memory) {
-		msg("trace import: --memory SIZE is required: UML's mem=, which strace does not see");
+		msg("--memory SIZE is required: UML's mem=, which strace does not see");
 		return EXIT_USAGE;
 	}
 	if (!out || trace_path_encoding(out, &binary, &gz)) {
-		msg("trace import: -o OUT is required, ending in .trace, .atr, .trace.gz or .atr.gz");
+		msg("-o OUT is required, ending in .trace, .atr, .trace.gz or .atr.gz");
 		return EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
-		msg("trace import: expected one LOG (see anonsim trace import --help)");
+		msg("expected one LOG (see anonsim trace import --help)");
 		return EXIT_USAGE;
 	}
 	if (output_not_input(out, argv + optind, 1))

@@ -23,6 +23,13 @@ extern const struct command commands[];
 
 const struct command *command_find(const char *name);
 
+/*
+ * The message for an option getopt_long refused (opterr is 0 and every
+ * option string starts with ':'): @c is '?' for an unknown option, ':'
+ * for one without its value.  Returns EXIT_USAGE.
+ */
+int usage_error(int c, char *const *argv, const char *cmd);
+
 int cmd_selftest(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_fidelity(int argc, char **argv);

@@ -26,10 +26,9 @@ void host_cli_init(struct host_cli *hc)
 	};
 }
 
-int bad_option_value(const char *cmd, const char *opt, const char *val,
-		     const char *want)
+int bad_option_value(const char *opt, const char *val, const char *want)
 {
-	msg("%s: %s '%s': expected %s", cmd, opt, val, want);
+	msg("%s '%s': expected %s", opt, val, want);
 	return EXIT_USAGE;
 }
 
@@ -43,7 +42,7 @@ int64_t parse_seconds(const char *s)
 	return (int64_t)(v * 1e6 + 0.5);
 }
 
-int host_cli_option(struct host_cli *hc, int c, const char *arg, const char *cmd)
+int host_cli_option(struct host_cli *hc, int c, const char *arg)
 {
 	struct replay_opts *o = &hc->o;
 	uint64_t v;
@@ -51,23 +50,23 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg, const char *cmd
 	switch (c) {
 	case 's':
 		if (strcmp(arg, "all") && !strategy_find(arg))
-			return bad_option_value(cmd, "--strategy", arg,
+			return bad_option_value("--strategy", arg,
 						"a strategy named in --help, or all");
 		hc->strategy = arg;
 		return 0;
 	case HOST_O_VARIANT:
 		if (strcmp(arg, "posted") && strcmp(arg, "fixed") && strcmp(arg, "both"))
-			return bad_option_value(cmd, "--variant", arg, "posted, fixed or both");
+			return bad_option_value("--variant", arg, "posted, fixed or both");
 		hc->variant = arg;
 		return 0;
 	case 'm':
 		/* 0 would be unlimited, the default: not a host one can ask for */
 		if (parse_size(arg, &o->host_mem) || o->host_mem < 4096)
-			return bad_option_value(cmd, "--host-mem", arg, "a size such as 512M (at least 4K)");
+			return bad_option_value("--host-mem", arg, "a size such as 512M (at least 4K)");
 		return 0;
 	case HOST_O_SWAP:
 		if (parse_size(arg, &o->swap))
-			return bad_option_value(cmd, "--swap", arg, "a size such as 1G");
+			return bad_option_value("--swap", arg, "a size such as 1G");
 		return 0;
 	case HOST_O_POLICY:
 		if (!strcmp(arg, "modern"))
@@ -75,20 +74,20 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg, const char *cmd
 		else if (!strcmp(arg, "2.4"))
 			o->policy = RECLAIM_24;
 		else
-			return bad_option_value(cmd, "--policy", arg, "modern or 2.4");
+			return bad_option_value("--policy", arg, "modern or 2.4");
 		return 0;
 	case HOST_O_RA:
 		if (parse_uint(arg, 1u << 30, &v))
-			return bad_option_value(cmd, "--readahead", arg, "a window in KiB");
+			return bad_option_value("--readahead", arg, "a window in KiB");
 		o->readahead_kb = (int64_t)v;
 		return 0;
 	case HOST_O_OVERHEAD:
 		if (parse_size(arg, &o->overhead))
-			return bad_option_value(cmd, "--overhead", arg, "a size such as 2M");
+			return bad_option_value("--overhead", arg, "a size such as 2M");
 		return 0;
 	case HOST_O_STAGGER:
 		if ((o->stagger_us = parse_seconds(arg)) < 0)
-			return bad_option_value(cmd, "--stagger", arg, "seconds, e.g. 2.5");
+			return bad_option_value("--stagger", arg, "seconds, e.g. 2.5");
 		return 0;
 	case HOST_O_NOSHARE:
 		o->share = false;
@@ -99,7 +98,7 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg, const char *cmd
 		else if (!strcmp(arg, "i386"))
 			o->geom = &shmem_geom_i386;
 		else
-			return bad_option_value(cmd, "--geometry", arg, "x86_64 or i386");
+			return bad_option_value("--geometry", arg, "x86_64 or i386");
 		return 0;
 	case HOST_O_CHECK:
 		o->check = true;
@@ -108,7 +107,7 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg, const char *cmd
 		uint64_t n;
 
 		if (parse_uint(arg, UINT32_MAX, &n) || !n)
-			return bad_option_value(cmd, "--recount-every", arg, "a number of events >= 1");
+			return bad_option_value("--recount-every", arg, "a number of events >= 1");
 		o->check = true;
 		o->recount_every = n;
 		return 0;

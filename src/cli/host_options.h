@@ -58,10 +58,10 @@ void host_cli_init(struct host_cli *hc);
 
 /*
  * Take option @c with argument @arg.  Returns 0 when taken, -1 when @c is
- * not a host option, EXIT_USAGE after a message "CMD: --opt 'value': ..."
- * when the value is bad.
+ * not a host option, EXIT_USAGE after a message "--opt 'value': ..." when
+ * the value is bad.
  */
-int host_cli_option(struct host_cli *hc, int c, const char *arg, const char *cmd);
+int host_cli_option(struct host_cli *hc, int c, const char *arg);
 
 /* The strategy runs selected by --strategy and --variant; their count. */
 unsigned host_cli_runs(const struct host_cli *hc, struct strategy_run *runs,
@@ -76,9 +76,8 @@ void host_options_usage(FILE *f, const char *between);
 /* The "Strategies:" list of the help text. */
 void host_options_strategies(FILE *f);
 
-/* Print "CMD: OPT 'VAL': expected WANT"; returns EXIT_USAGE. */
-int bad_option_value(const char *cmd, const char *opt, const char *val,
-		     const char *want);
+/* Print "anonsim CMD: OPT 'VAL': expected WANT"; returns EXIT_USAGE. */
+int bad_option_value(const char *opt, const char *val, const char *want);
 
 /* Seconds with up to six decimals, as microseconds; -1 if not a number. */
 int64_t parse_seconds(const char *s);

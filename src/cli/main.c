@@ -11,10 +11,12 @@
 #include <config.h>
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/output_format.h"
 #include "util/util.h"
 
 static void usage(FILE *out)
@@ -76,5 +78,8 @@ int main(int argc, char **argv)
 		msg("unknown command '%s' (see anonsim --help)", argv[1]);
 		return EXIT_USAGE;
 	}
+	out_set_command_line(argc, argv);
+	opterr = 0;	/* refused options: usage_error(), one style */
+	msg_set_command(c->name);
 	return close_stdout(c->run(argc - 1, argv + 1));
 }

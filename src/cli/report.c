@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "cli/output_format.h"
 #include "cli/report.h"
 
 
@@ -58,7 +59,7 @@ FIELD(x_fail, r->find.other)
 
 static double s_first(const struct replay_result *r)
 {
-	return r->first_swap_out_us < 0 ? -1.0 : r->first_swap_out_us / 1e6;
+	return (double)r->first_swap_out_us;	/* microseconds; < 0: never */
 }
 
 static const struct row rows[] = {
@@ -75,16 +76,16 @@ static const struct row rows[] = {
 	{ "", "peak_map_table_mib", "map-count tables", U_MEM, p_mapt },
 	{ "", "peak_total_mib", "total", U_MEM, p_total },
 	{ "", "peak_swap_mib", "swap used", U_MEM, p_swap },
-	{ "disk reads (pages)", "read_guest", "guest reads", U_COUNT, rd_guest },
-	{ "", "read_readahead", "readahead", U_COUNT, rd_ra },
-	{ "", "read_refault", "refaults", U_COUNT, rd_refault },
+	{ "disk reads (pages)", "read_guest_pages", "guest reads", U_COUNT, rd_guest },
+	{ "", "read_readahead_pages", "readahead", U_COUNT, rd_ra },
+	{ "", "read_refault_pages", "refaults", U_COUNT, rd_refault },
 	{ "host calls", "calls_read", "read", U_COUNT, c_read },
 	{ "", "calls_write", "write", U_COUNT, c_write },
 	{ "", "calls_mmap", "mmap", U_COUNT, c_mmap },
 	{ "", "calls_munmap", "munmap", U_COUNT, c_munmap },
 	{ "", "calls_punch", "punch", U_COUNT, c_punch },
-	{ "swap", "swap_outs", "swap-outs", U_COUNT, s_outs },
-	{ "", "swap_ins", "swap-ins", U_COUNT, s_ins },
+	{ "swap", "swap_out_pages", "swap-outs", U_COUNT, s_outs },
+	{ "", "swap_in_pages", "swap-ins", U_COUNT, s_ins },
 	{ "", "first_swap_out_s", "first swap-out (s)", U_SECONDS, s_first },
 	{ "", "oom_pages", "unreclaimable (pages)", U_COUNT, s_oom },
 	{ "findings", "freed_while_mapped", "freed while mapped", U_COUNT, x_fwm },
@@ -96,6 +97,7 @@ static const struct row rows[] = {
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
+/* A figure in the table, for people: MiB to 2 decimals, seconds to 3. */
 static void put_value(FILE *f, const struct row *w, double v, int width,
 		      bool pages)
 {
@@ -106,7 +108,19 @@ static void put_value(FILE *f, const struct row *w, double v, int width,
 	else if (w->unit == U_MEM)
 		fprintf(f, "%*.2f", width, pages_mib((uint64_t)v));
 	else
-		fprintf(f, "%*.3f", width, v);
+		fprintf(f, "%*.3f", width, v / 1e6);
+}
+
+/* A figure for machines, at full precision; NULL: never. */
+static const char *machine_value(char buf[OUT_NUM_MAX], const struct row *w, double v,
+				 bool pages)
+{
+	if (w->unit == U_SECONDS)
+		return fmt_seconds(buf, (int64_t)v);
+	if (w->unit == U_MEM && !pages)
+		return fmt_mib(buf, (uint64_t)v);
+	snprintf(buf, OUT_NUM_MAX, "%" PRIu64, (uint64_t)v);
+	return buf;
 }
 
 /* A row's name or label in the unit chosen: "MiB" becomes "pages". */
@@ -165,51 +179,126 @@ void report_table(FILE *f, const struct replay_result *r, unsigned n, bool pages
 
 void report_csv(FILE *f, const struct replay_result *r, unsigned n, bool pages)
 {
-	char buf[64];
+	char buf[64], num[OUT_NUM_MAX];
 	unsigned i, k;
 
-	fputs("strategy,instances,events,trace_seconds", f);
+	fputs("strategy,instances,events,trace_s", f);
 	for (k = 0; k < NROWS; k++)
 		fprintf(f, ",%s", unit_text(rows[k].name, pages, buf, sizeof(buf)));
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s,%u,%" PRIu64 ",%.6f", r[i].label, r[i].instances,
-			r[i].events, r[i].end_us / 1e6);
-		for (k = 0; k < NROWS; k++) {
-			fputc(',', f);
-			put_value(f, &rows[k], rows[k].get(&r[i]), 0, pages);
-		}
+		fprintf(f, "%s,%u,%" PRIu64 ",%s", r[i].label, r[i].instances,
+			r[i].events, fmt_seconds(num, (int64_t)r[i].end_us));
+		for (k = 0; k < NROWS; k++)
+			csv_field(f, false, machine_value(num, &rows[k], rows[k].get(&r[i]), pages));
 		fputc('\n', f);
 	}
 }
 
-void report_json(FILE *f, const struct replay_result *r, unsigned n, bool pages)
+void report_json_results(struct json *j, const struct replay_result *r, unsigned n,
+			 bool pages)
 {
-	char buf[64];
+	char buf[64], num[OUT_NUM_MAX];
 	unsigned i, k;
 	int d;
 
-	fputs("[\n", f);
+	json_array(j, "results");
 	for (i = 0; i < n; i++) {
-		fprintf(f, "  {\"strategy\": \"%s\", \"instances\": %u, \"events\": %" PRIu64
-			", \"trace_seconds\": %.6f", r[i].label, r[i].instances,
-			r[i].events, r[i].end_us / 1e6);
-		for (k = 0; k < NROWS; k++) {
-			double v = rows[k].get(&r[i]);
-
-			if (rows[k].unit == U_SECONDS && v < 0)
-				fprintf(f, ", \"%s\": null", rows[k].name);
-			else {
-				fprintf(f, ", \"%s\": ",
-					unit_text(rows[k].name, pages, buf, sizeof(buf)));
-				put_value(f, &rows[k], v, 0, pages);
-			}
-		}
-		fputs(", \"defects\": {", f);
+		json_object(j, NULL);
+		json_string(j, "strategy", r[i].label);
+		json_uint(j, "instances", r[i].instances);
+		json_uint(j, "events", r[i].events);
+		json_number(j, "trace_s", fmt_seconds(num, (int64_t)r[i].end_us));
+		for (k = 0; k < NROWS; k++)
+			json_number(j, unit_text(rows[k].name, pages, buf, sizeof(buf)),
+				    machine_value(num, &rows[k], rows[k].get(&r[i]), pages));
+		json_object(j, "defects");
 		for (d = 0; d < ANON_NR_DEFECTS; d++)
-			fprintf(f, "%s\"%s\": %lu", d ? ", " : "", anon_defect_names[d],
-				r[i].defects[d]);
-		fprintf(f, "}}%s\n", i + 1 < n ? "," : "");
+			json_uint(j, anon_defect_names[d], r[i].defects[d]);
+		json_end(j);
+		if (r[i].find.other) {
+			json_string(j, "failure", r[i].find.first_other);
+			json_string(j, "failure_at", r[i].fail_at);
+		}
+		json_end(j);
 	}
-	fputs("]\n", f);
+	json_end(j);
+}
+
+/* ---- density sweeps ---- */
+
+static const char *const density_cols[] = {
+	"tmpfs_mib", "cache_mib", "swap_table_mib", "map_table_mib", "overhead_mib",
+};
+
+void density_csv_header(FILE *f)
+{
+	unsigned c;
+
+	fputs("strategy,instances", f);
+	for (c = 0; c < CAT_NR; c++)
+		fprintf(f, ",%s", density_cols[c]);
+	fputs(",total_mib,peak_total_mib,swap_used_mib,swap_out_pages,"
+	      "first_swap_out_s,host_mem_mib,density\n", f);
+}
+
+void density_csv(FILE *f, const char *label, const struct density_point *pt,
+		 unsigned filled, unsigned density, uint64_t host_mem)
+{
+	char b[OUT_NUM_MAX];
+	unsigned i;
+	int c;
+
+	for (i = 0; i < filled; i++) {
+		const struct density_point *p = &pt[i];
+
+		csv_field(f, true, label);
+		fprintf(f, ",%u", p->n);
+		for (c = 0; c < CAT_NR; c++)
+			csv_field(f, false, fmt_mib(b, p->demand.final[c]));
+		csv_field(f, false, fmt_mib(b, p->demand.final_total));
+		csv_field(f, false, fmt_mib(b, p->demand.peak_total));
+		csv_field(f, false, fmt_mib(b, p->limited.swap_peak));
+		fprintf(f, ",%" PRIu64, p->limited.swap_outs);
+		csv_field(f, false, fmt_seconds(b, p->limited.first_swap_out_us));
+		csv_field(f, false, fmt_bytes_mib(b, host_mem));
+		fputc(',', f);
+		if (host_mem)
+			fprintf(f, "%u", density);
+		fputc('\n', f);
+	}
+}
+
+void density_json(struct json *j, const char *label, const struct density_point *pt,
+		  unsigned filled, unsigned density, uint64_t host_mem)
+{
+	char b[OUT_NUM_MAX];
+	unsigned i;
+	int c;
+
+	json_object(j, NULL);
+	json_string(j, "strategy", label);
+	if (host_mem)
+		json_uint(j, "density", density);
+	else
+		json_null(j, "density");
+	json_uint(j, "tried", filled);
+	json_array(j, "points");
+	for (i = 0; i < filled; i++) {
+		const struct density_point *p = &pt[i];
+
+		json_object(j, NULL);
+		json_uint(j, "instances", p->n);
+		for (c = 0; c < CAT_NR; c++)
+			json_number(j, density_cols[c], fmt_mib(b, p->demand.final[c]));
+		json_number(j, "total_mib", fmt_mib(b, p->demand.final_total));
+		json_number(j, "peak_total_mib", fmt_mib(b, p->demand.peak_total));
+		json_number(j, "swap_used_mib", fmt_mib(b, p->limited.swap_peak));
+		json_uint(j, "swap_out_pages", p->limited.swap_outs);
+		json_number(j, "first_swap_out_s", fmt_seconds(b, p->limited.first_swap_out_us));
+		json_bool(j, "fits", density_fits(p));
+		json_end(j);
+	}
+	json_end(j);
+	json_end(j);
 }

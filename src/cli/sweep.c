@@ -16,7 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/output_format.h"
 #include "cli/report.h"
+#include "util/progress.h"
 #include "cli/sweep.h"
 #include "model/replay.h"
 #include "util/util.h"
@@ -134,7 +136,7 @@ struct pool {
 	const struct sweep_grid *g;
 	uint64_t first, n, next, done;
 	char **rows;
-	bool progress;
+	struct progress prog;
 	pthread_mutex_t lock;
 	int rc;			/* of the failed combination with the smallest index */
 	uint64_t failed_at;
@@ -170,8 +172,7 @@ static void *worker(void *arg)
 			snprintf(p->err, sizeof(p->err), "%s", err);
 		}
 		p->done++;
-		if (p->progress)
-			fprintf(stderr, "\rsweep: %" PRIu64 " of %" PRIu64 " replays", p->done, p->n);
+		progress_show(&p->prog, "sweep", p->done, p->n, "replays");
 		pthread_mutex_unlock(&p->lock);
 	}
 }
@@ -179,11 +180,11 @@ static void *worker(void *arg)
 int sweep_run(const struct sweep_grid *g, uint64_t first, uint64_t n, unsigned jobs,
 	      bool progress, char **rows, char *err, size_t errlen)
 {
-	struct pool p = { .g = g, .first = first, .n = n, .rows = rows,
-			  .progress = progress };
+	struct pool p = { .g = g, .first = first, .n = n, .rows = rows };
 	pthread_t tid[64];
 	unsigned t, started = 0;
 
+	progress_start(&p.prog, progress);
 	pthread_mutex_init(&p.lock, NULL);
 	if (jobs > 64)
 		jobs = 64;
@@ -194,8 +195,7 @@ int sweep_run(const struct sweep_grid *g, uint64_t first, uint64_t n, unsigned j
 	for (t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 	pthread_mutex_destroy(&p.lock);
-	if (progress)
-		fputs("\r\033[K", stderr);
+	progress_end(&p.prog);
 	if (p.rc)
 		snprintf(err, errlen, "%s", p.err);
 	return p.rc;
@@ -203,31 +203,29 @@ int sweep_run(const struct sweep_grid *g, uint64_t first, uint64_t n, unsigned j
 
 /* --- JSON ---------------------------------------------------------------------- */
 
-/* A field that reads as a number whole goes out bare, anything else quoted. */
-static void json_value(FILE *f, const char *v, size_t len)
+/* A field that reads as a number whole goes out bare, an empty one (never)
+ * as null, anything else as a string. */
+static void json_field(struct json *j, const char *key, const char *v, size_t len)
 {
-	char buf[64], *end;
-	size_t i;
+	char buf[256], *end;
 
-	if (len && len < sizeof(buf)) {
-		memcpy(buf, v, len);
-		buf[len] = '\0';
-		strtod(buf, &end);
-		if (*end == '\0' && strspn(buf, "0123456789.-+eE") == len) {
-			fputs(buf, f);
-			return;
-		}
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, v, len);
+	buf[len] = '\0';
+	if (!len) {
+		json_null(j, key);
+		return;
 	}
-	fputc('"', f);
-	for (i = 0; i < len; i++) {
-		if (v[i] == '"' || v[i] == '\\')
-			fputc('\\', f);
-		fputc(v[i], f);
-	}
-	fputc('"', f);
+	strtod(buf, &end);
+	if (*end == '\0' && strspn(buf, "0123456789.-+eE") == len)
+		json_number(j, key, buf);
+	else
+		json_string(j, key, buf);
 }
 
-void sweep_json(FILE *f, char *const *rows, uint64_t n)
+void sweep_json(FILE *f, char *const *rows, uint64_t n, char *const *traces,
+		unsigned ntraces)
 {
 	char *hdr = NULL, *keys[128];
 	size_t len = 0;
@@ -235,6 +233,7 @@ void sweep_json(FILE *f, char *const *rows, uint64_t n)
 	uint64_t i;
 	FILE *m = open_memstream(&hdr, &len);
 	char *save, *tok;
+	struct json j;
 
 	if (m) {
 		sweep_csv_header(m);
@@ -246,23 +245,28 @@ void sweep_json(FILE *f, char *const *rows, uint64_t n)
 		     tok = strtok_r(NULL, ",", &save))
 			keys[nkeys++] = tok;
 	}
-	fputs("[\n", f);
+	json_start(&j, f);
+	json_head(&j, "sweep");
+	/* the inputs of each combination are in its row; the traces were
+	 * read whole by the replays, so their headers read again */
+	json_traces(&j, traces, ntraces);	/* a failure has its message */
+	json_array(&j, "results");
 	for (i = 0; i < n; i++) {
 		const char *p = rows[i];
 
-		fputs("  {", f);
+		json_object(&j, NULL);
 		for (k = 0; k < nkeys && *p && *p != '\n'; k++) {
 			size_t flen = strcspn(p, ",\n");
 
-			fprintf(f, "%s\"%s\": ", k ? ", " : "", keys[k]);
-			json_value(f, p, flen);
+			json_field(&j, keys[k], p, flen);
 			p += flen;
 			if (*p == ',')
 				p++;
 		}
-		fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+		json_end(&j);
 	}
-	fputs("]\n", f);
+	json_end(&j);
+	json_finish(&j);
 	free(hdr);
 }
 

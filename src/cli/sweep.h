@@ -58,8 +58,13 @@ void sweep_csv_header(FILE *f);
 int sweep_run(const struct sweep_grid *g, uint64_t first, uint64_t n, unsigned jobs,
 	      bool progress, char **rows, char *err, size_t errlen);
 
-/* The rows as one JSON array of objects, keys from the CSV header. */
-void sweep_json(FILE *f, char *const *rows, uint64_t n);
+/*
+ * The rows as the one JSON object of every command (output_format.h):
+ * "results" holds one object per row, keys from the CSV header, an empty
+ * field (never) null; "traces" names @traces (none after --merge).
+ */
+void sweep_json(FILE *f, char *const *rows, uint64_t n, char *const *traces,
+		unsigned ntraces);
 
 /*
  * Read the parts @paths (CSV written by sweep jobs) into *@rows, ordered by

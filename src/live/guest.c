@@ -25,14 +25,23 @@
 
 #define PG_SIZE 4096u
 #define PG_SHIFT 12
-#define WINDOW_SIZE (1ULL << 40)	/* UML's mappings lie within 512 GiB of the first */
+/*
+ * UML's mappings lie within 512 GiB of the first; where the address space
+ * is smaller (a 64-bit UML guest has 512 GiB in all) the window is the
+ * largest power of two down to 4 GiB that can be reserved.
+ */
+#define WINDOW_SIZE (1ULL << 40)
+#define WINDOW_MIN (1ULL << 32)
 
-enum { PAGE_DATA = 1, PAGE_FILE = 2 };
+/*
+ * Under /dev/anon also PAGE_OWN: the memory file is mapped at the page's
+ * own address; PAGE_FILE_AT: the image page over it still is.
+ */
+enum { PAGE_DATA = 1, PAGE_FILE = 2, PAGE_OWN = 4, PAGE_FILE_AT = 8 };
 
 static const struct live_strategy live_read_copy = { .name = "read-copy" };
 static const struct live_strategy live_devanon = {
-	.name = "devanon",
-	.unavailable = "needs the /dev/anon driver, which no stock kernel has",
+	.name = "devanon", .ubd_mmap = true, .anon_dev = true,
 };
 static const struct live_strategy live_punch = { .name = "punch", .ubd_mmap = true };
 static const struct live_strategy live_free_hint = { .name = "free-hint", .punch_free = true };
@@ -50,6 +59,13 @@ const struct live_strategy *live_strategy_find(const char *name)
 		if (!strcmp((*s)->name, name))
 			return *s;
 	return NULL;
+}
+
+const char *live_strategy_unavailable(const struct live_strategy *s)
+{
+	if (s->anon_dev && access(LIVE_DEVANON, R_OK | W_OK))
+		return "needs the /dev/anon driver (src/kernel/linux), which no stock kernel has";
+	return s->unavailable;
 }
 
 static int sys_error(char *err, size_t errlen, const char *call, uint64_t a, uint64_t b)
@@ -71,25 +87,27 @@ int live_guest_init(struct live_guest *g, const struct live_strategy *s,
 	if (hdr->page_size != PG_SIZE || sysconf(_SC_PAGESIZE) != PG_SIZE)
 		return set_error(err, errlen,
 				 "live replay needs 4096-byte pages in the trace and on this host");
+	g->state = calloc(g->npages ? g->npages : 1, 1);
+	if (!g->state)
+		return set_error(err, errlen, "out of memory for the state of %llu pages",
+				 (unsigned long long)g->npages);
+	if (s->anon_dev)
+		return 0;	/* memory is where the trace maps it */
 	g->phys = mmap(NULL, g->npages << PG_SHIFT, PROT_READ | PROT_WRITE, MAP_SHARED,
 		       memfd, 0);
 	if (g->phys == MAP_FAILED) {
 		g->phys = NULL;
 		return sys_error(err, errlen, "mmap of the memory file", g->npages, 0);
 	}
-	g->state = calloc(g->npages ? g->npages : 1, 1);
-	if (!g->state)
-		return set_error(err, errlen, "out of memory for the state of %llu pages",
-				 (unsigned long long)g->npages);
 	return 0;
 }
 
 void live_guest_destroy(struct live_guest *g)
 {
-	if (g->phys)
+	if (g->phys && !g->s->anon_dev)
 		munmap(g->phys, g->npages << PG_SHIFT);
 	if (g->window)
-		munmap(g->window, WINDOW_SIZE);
+		munmap(g->window, g->window_size);
 	free(g->state);
 	free(g->bounce);
 	memset(g, 0, sizeof(*g));
@@ -179,7 +197,7 @@ static int restore(struct live_guest *g, uint64_t p, char *err, size_t errlen)
 	if (mmap(g->phys + (p << PG_SHIFT), PG_SIZE, PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_FIXED, g->memfd, (off_t)(p << PG_SHIFT)) == MAP_FAILED)
 		return sys_error(err, errlen, "mmap of the memory file back at page", p, 1);
-	g->state[p] &= (uint8_t)~PAGE_FILE;
+	g->state[p] = (uint8_t)((g->state[p] & ~(PAGE_FILE | PAGE_FILE_AT)) | PAGE_OWN);
 	return 0;
 }
 
@@ -205,8 +223,16 @@ static int copy_read(struct live_guest *g, const struct trace_event *ev,
 	for (p = ev->page; p < ev->page + np; p++)
 		if (restore(g, p, err, errlen))
 			return -1;
-	if (dev_read(g, ev, g->phys + (ev->page << PG_SHIFT), err, errlen))
+	if (g->s->anon_dev) {
+		/* through the file, as a copy through the mapping would fill it */
+		if (grow_bounce(g, ev->length, err, errlen) ||
+		    dev_read(g, ev, g->bounce, err, errlen) ||
+		    io_full(true, g->memfd, g->bounce, ev->length, ev->page << PG_SHIFT,
+			    err, errlen))
+			return -1;
+	} else if (dev_read(g, ev, g->phys + (ev->page << PG_SHIFT), err, errlen)) {
 		return -1;
+	}
 	for (p = ev->page; p < ev->page + np; p++)
 		g->state[p] |= PAGE_DATA;
 	return 0;
@@ -226,7 +252,11 @@ static int mmap_read(struct live_guest *g, const struct trace_event *ev,
 
 	if (grow_bounce(g, ev->length, err, errlen) || dev_read(g, ev, g->bounce, err, errlen))
 		return -1;
-	for (i = 0; i <= np; i++) {
+	if (!g->phys)
+		return set_error(err, errlen, "a read mapped over page %llu before UML mapped its memory",
+				 (unsigned long long)ev->page);
+	/* /dev/anon: the image mapping's MAP_FIXED drops the counts itself */
+	for (i = 0; i <= np && !g->s->anon_dev; i++) {
 		if (i < np && !(g->state[ev->page + i] & PAGE_FILE)) {
 			run++;
 			continue;
@@ -247,7 +277,7 @@ static int mmap_read(struct live_guest *g, const struct trace_event *ev,
 			return sys_error(err, errlen, "mmap of image pages over page",
 					 ev->page + i, j - i);
 		for (; i < j; i++)
-			g->state[ev->page + i] = PAGE_FILE;
+			g->state[ev->page + i] = PAGE_FILE | PAGE_FILE_AT;
 	}
 	return 0;
 }
@@ -256,11 +286,27 @@ static int do_write(struct live_guest *g, const struct trace_event *ev,
 		    char *err, size_t errlen)
 {
 	struct live_device *d = &g->dev[ev->dev];
-	uint64_t np = (ev->length + PG_SIZE - 1) >> PG_SHIFT, i;
-	unsigned char *src = g->phys + (ev->page << PG_SHIFT);
+	uint64_t np = (ev->length + PG_SIZE - 1) >> PG_SHIFT, i = 0;
+	unsigned char *src = g->phys ? g->phys + (ev->page << PG_SHIFT) : NULL;
 	struct live_image *to = d->cow ? d->cow : d->image;
 
-	for (i = 0; i < np && g->state[ev->page + i]; i++)
+	if (g->s->anon_dev) {
+		/* image pages from their mapping, memory through the file */
+		if (grow_bounce(g, np << PG_SHIFT, err, errlen))
+			return -1;
+		for (i = 0; i < np; i++) {
+			unsigned char *b = g->bounce + (i << PG_SHIFT);
+
+			if (g->state[ev->page + i] & PAGE_FILE_AT)
+				memcpy(b, src + (i << PG_SHIFT), PG_SIZE);
+			else if (io_full(false, g->memfd, b, PG_SIZE,
+					 (ev->page + i) << PG_SHIFT, err, errlen))
+				return -1;
+		}
+		src = g->bounce;
+		i = np;
+	}
+	for (; i < np && g->state[ev->page + i]; i++)
 		;
 	if (i < np) {
 		/* a page the guest never filled reads as zeros, allocating nothing */
@@ -292,7 +338,14 @@ static int touch(struct live_guest *g, uint64_t p, uint64_t nr, char *err, size_
 		if (restore(g, i, err, errlen))
 			return -1;
 		/* the guest writes the page: tmpfs allocates it, or swaps it in */
-		*(volatile unsigned char *)(g->phys + (i << PG_SHIFT)) = 1;
+		if (g->s->anon_dev) {
+			unsigned char one = 1;
+
+			if (io_full(true, g->memfd, &one, 1, i << PG_SHIFT, err, errlen))
+				return -1;
+		} else {
+			*(volatile unsigned char *)(g->phys + (i << PG_SHIFT)) = 1;
+		}
 		g->state[i] |= PAGE_DATA;
 	}
 	return 0;
@@ -315,32 +368,56 @@ static int guest_free(struct live_guest *g, uint64_t p, uint64_t nr, char *err, 
 static unsigned char *window_at(struct live_guest *g, uint64_t addr, uint64_t len,
 				char *err, size_t errlen)
 {
-	const uint64_t half = WINDOW_SIZE / 2;
-	uint64_t rel;
+	uint64_t half, rel, size;
 
 	if (!g->window) {
-		g->window = mmap(NULL, WINDOW_SIZE, PROT_NONE,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		for (size = WINDOW_SIZE; size >= WINDOW_MIN; size /= 2) {
+			g->window = mmap(NULL, size, PROT_NONE,
+					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+			if (g->window != MAP_FAILED)
+				break;
+		}
 		if (g->window == MAP_FAILED) {
 			g->window = NULL;
 			sys_error(err, errlen, "reserving address space for UML's mappings",
-				  WINDOW_SIZE, 0);
+				  WINDOW_MIN, 0);
 			return NULL;
 		}
+		g->window_size = size;
 		g->window_origin = addr;
 	}
+	half = g->window_size / 2;
 	if (addr < g->window_origin && g->window_origin - addr > half)
-		rel = WINDOW_SIZE;
+		rel = g->window_size;
 	else
 		rel = addr >= g->window_origin ? half + (addr - g->window_origin) :
 						 half - (g->window_origin - addr);
-	if (rel >= WINDOW_SIZE || len > WINDOW_SIZE - rel) {
+	if (rel >= g->window_size || len > g->window_size - rel) {
 		set_error(err, errlen,
-			  "mapping at 0x%llx lies more than 512 GiB from the first (0x%llx)",
-			  (unsigned long long)addr, (unsigned long long)g->window_origin);
+			  "mapping at 0x%llx lies more than %llu GiB from the first (0x%llx)",
+			  (unsigned long long)addr, (unsigned long long)(half >> 30),
+			  (unsigned long long)g->window_origin);
 		return NULL;
 	}
 	return g->window + rel;
+}
+
+/*
+ * /dev/anon: which pages a mapping or unmapping at trace address @addr
+ * covers at their own address: they lose it, or (@own) have it now.
+ */
+static void own_pages(struct live_guest *g, uint64_t addr, uint64_t len, bool own)
+{
+	uint64_t base = g->phys_base, end = base + (g->npages << PG_SHIFT);
+	uint64_t lo = addr > base ? addr : base;
+	uint64_t hi = addr + len < end ? addr + len : end;
+	uint64_t p;
+
+	if (!g->phys || lo >= hi)
+		return;
+	for (p = (lo - base) >> PG_SHIFT; p < (hi - base) >> PG_SHIFT; p++)
+		g->state[p] = own ? (uint8_t)((g->state[p] & ~(PAGE_FILE | PAGE_FILE_AT)) | PAGE_OWN) :
+				    (uint8_t)(g->state[p] & ~(PAGE_OWN | PAGE_FILE_AT));
 }
 
 static int map_memory(struct live_guest *g, const struct trace_event *ev,
@@ -350,6 +427,13 @@ static int map_memory(struct live_guest *g, const struct trace_event *ev,
 
 	if (!at)
 		return -1;
+	if (g->s->anon_dev && !g->phys && ev->kind == EV_MMAP) {
+		/* UML's first mmap says where its physical memory lies */
+		g->phys_base = ev->addr - ev->offset;
+		g->phys = window_at(g, g->phys_base, g->npages << PG_SHIFT, err, errlen);
+		if (!g->phys)
+			return -1;
+	}
 	if (ev->offset > (uint64_t)INT64_MAX - ev->length)
 		return set_error(err, errlen, "mapping offset %llu is beyond what mmap takes",
 				 (unsigned long long)ev->offset);
@@ -357,6 +441,11 @@ static int map_memory(struct live_guest *g, const struct trace_event *ev,
 		 g->memfd, (off_t)ev->offset) == MAP_FAILED)
 		return sys_error(err, errlen, "mmap of the memory file at offset", ev->offset,
 				 ev->length);
+	if (g->s->anon_dev) {
+		own_pages(g, ev->addr, ev->length, false);
+		if (g->phys && ev->addr - ev->offset == g->phys_base)
+			own_pages(g, ev->addr, ev->length, true);
+	}
 	return 0;
 }
 
@@ -374,6 +463,8 @@ static int unmap_memory(struct live_guest *g, const struct trace_event *ev,
 	if (mmap(at, ev->length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
 		 MAP_NORESERVE, -1, 0) == MAP_FAILED)
 		return sys_error(err, errlen, "munmap at", ev->addr, ev->length);
+	if (g->s->anon_dev)
+		own_pages(g, ev->addr, ev->length, false);
 	return 0;
 }
 

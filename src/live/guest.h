@@ -23,12 +23,19 @@ struct live_strategy {
 	bool ubd_mmap;		/* aligned reads map image pages over memory, the
 				 * memory file under them punched out */
 	bool punch_free;	/* pages the guest frees are punched out */
+	bool anon_dev;		/* memory is /dev/anon (LIVE_DEVANON): image pages
+				 * mapped over memory free it by its map counts */
 	const char *unavailable;	/* why it cannot run live, or NULL */
 };
+
+/* The /dev/anon driver's device (src/kernel/linux). */
+#define LIVE_DEVANON "/dev/anon"
 
 /* The live strategies, NULL-terminated, in the model's report order. */
 extern const struct live_strategy *const live_strategies[];
 const struct live_strategy *live_strategy_find(const char *name);
+/* Why @s cannot run live on this machine now, or NULL if it can. */
+const char *live_strategy_unavailable(const struct live_strategy *s);
 
 /* A file standing for a backing identity: an image or a COW layer. */
 struct live_image {
@@ -48,16 +55,24 @@ struct live_guest {
 	const struct trace_header *hdr;
 	int memfd;
 	uint64_t npages;
-	unsigned char *phys;		/* the memory file mapped whole */
-	uint8_t *state;			/* per page: PAGE_DATA, PAGE_FILE */
+	unsigned char *phys;		/* the memory file mapped whole; /dev/anon:
+					 * page 0's own address in the window */
+	uint8_t *state;			/* per page: PAGE_DATA, PAGE_FILE, PAGE_OWN */
 	unsigned char *window;		/* UML's own mappings of its memory file */
+	uint64_t window_size;		/* bytes reserved */
 	uint64_t window_origin;		/* trace address at the window's middle */
+	uint64_t phys_base;		/* /dev/anon: trace address of page 0 */
 	struct live_device dev[TRACE_MAX_DEVICES];
 	unsigned char *bounce;		/* page-aligned buffer for reads and writes */
 	uint64_t bounce_len;
 };
 
 /*
+ * Under /dev/anon (s->anon_dev) every mapping of the memory file counts,
+ * so none is added to the trace's: memory is reached where the trace maps
+ * it, at each page's own address (traces/FORMAT.md, Mappings) in the
+ * window, and with pread/pwrite where it is not mapped.
+ *
  * Set up @g over the memory file @memfd (sized to the trace's memory) and
  * the devices @dev (files opened by the caller).  Returns 0 or -1 (@err).
  */

@@ -151,18 +151,42 @@ static struct image *image_of(struct run *r, const char *ident)
 
 /* --- instances ----------------------------------------------------------------- */
 
+/*
+ * The physical-memory file of an instance: a memfd of the trace's memory,
+ * or under /dev/anon an open /dev/anon file (its tmpfs file covers every
+ * mapping).  Returns the descriptor, or -1 (@err).
+ */
+static int open_memory(struct run *r, const char *name, char *err, size_t errlen)
+{
+	int fd;
+
+	if (r->s->anon_dev) {
+		fd = open(LIVE_DEVANON, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			set_error(err, errlen, "%s: %s", LIVE_DEVANON, strerror(errno));
+		return fd;
+	}
+	fd = memfd_create(name, MFD_CLOEXEC);
+	if (fd < 0)
+		return set_error(err, errlen, "memfd_create: %s", strerror(errno));
+	if (ftruncate(fd, (off_t)r->hdr.memory)) {
+		set_error(err, errlen, "cannot size a memory file to %llu bytes: %s",
+			  (unsigned long long)r->hdr.memory, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static int start_instance(struct run *r, unsigned k, char *err, size_t errlen)
 {
 	struct inst *in = &r->inst[k];
 	unsigned d;
 
-	in->memfd = memfd_create("anonsim-live", MFD_CLOEXEC);
+	in->memfd = open_memory(r, "anonsim-live", err, errlen);
 	if (in->memfd < 0)
-		return set_error(err, errlen, "memfd_create: %s", strerror(errno));
+		return -1;
 	in->started = true;
-	if (ftruncate(in->memfd, (off_t)r->hdr.memory))
-		return set_error(err, errlen, "cannot size a memory file to %llu bytes: %s",
-				 (unsigned long long)r->hdr.memory, strerror(errno));
 	for (d = 0; d < r->hdr.nr_devices; d++) {
 		const struct trace_device *td = &r->hdr.devices[d];
 		struct image *cow;
@@ -178,7 +202,9 @@ static int start_instance(struct run *r, unsigned k, char *err, size_t errlen)
 		if (!in->dev[d].cow_written)
 			return set_error(err, errlen, "out of memory");
 	}
-	if (resident_view_open(&in->view, in->memfd, r->hdr.memory >> PG_SHIFT, err, errlen) ||
+	if ((r->s->anon_dev ?
+	     resident_view_open_anon(&in->view, in->memfd, r->hdr.memory >> PG_SHIFT, err, errlen) :
+	     resident_view_open(&in->view, in->memfd, r->hdr.memory >> PG_SHIFT, err, errlen)) ||
 	    live_proc_start(&in->proc, r->path, r->s, in->memfd, in->dev,
 			    r->pressure ? cgroup_add : NULL, err, errlen))
 		return -1;
@@ -194,7 +220,8 @@ static int flush(struct run *r, char *err, size_t errlen)
 	if (live_proc_run(&r->inst[r->batch_k].proc, r->batch_n, err, errlen))
 		return -1;
 	r->batch_n = 0;
-	if (r->pressure && r->first_real_us < 0 && host_swap_outs() > r->swap_outs0)
+	/* the cgroup's own swap, not the host's pswpout: other work may swap */
+	if (r->pressure && r->first_real_us < 0 && cgroup_swap_pages() > 0)
 		r->first_real_us = (int64_t)r->last_us;
 	return 0;
 }
@@ -209,17 +236,14 @@ static int probe_overhead(struct run *r, uint64_t *bytes, char *err, size_t errl
 	struct live_proc p;
 	int64_t pages;
 	unsigned d;
-	int memfd = memfd_create("anonsim-live-probe", MFD_CLOEXEC);
+	int memfd = open_memory(r, "anonsim-live-probe", err, errlen);
 
 	if (memfd < 0)
-		return set_error(err, errlen, "memfd_create: %s", strerror(errno));
+		return -1;
 	memset(dev, 0, sizeof(dev));
 	for (d = 0; d < r->hdr.nr_devices; d++)
 		dev[d].image = &image_of(r, base_ident(&r->hdr.devices[d]))->im;
-	if (ftruncate(memfd, (off_t)r->hdr.memory) ||
-	    live_proc_start(&p, r->path, r->s, memfd, dev, cgroup_add, err, errlen)) {
-		if (!err[0])
-			set_error(err, errlen, "cannot size a memory file: %s", strerror(errno));
+	if (live_proc_start(&p, r->path, r->s, memfd, dev, cgroup_add, err, errlen)) {
 		close(memfd);
 		return -1;
 	}
@@ -247,7 +271,8 @@ static int measure(struct run *r, struct point *pt, char *err, size_t errlen)
 		if (n < 0)
 			return set_error(err, errlen, "mincore: %s", strerror(errno));
 		pt->tmpfs += n;
-		pt->blocks += allocated_pages(r->inst[i].memfd);
+		/* /dev/anon has no blocks of its own: its resident pages (no swap) */
+		pt->blocks += r->s->anon_dev ? n : allocated_pages(r->inst[i].memfd);
 	}
 	for (i = 0; i < r->nr_images; i++) {
 		n = resident_pages(&r->images[i].view);
@@ -268,10 +293,12 @@ static bool within(const struct point *pt, double tol)
 	       fabs(diff_pct((double)pt->m_cache, (double)pt->cache)) <= tol;
 }
 
+/* A time in a CSV row; never (no swap-out) is an empty field, as in every
+ * machine output of anonsim. */
 static void put_time(FILE *f, int64_t us)
 {
 	if (us < 0)
-		fputs(",never", f);
+		fputc(',', f);
 	else
 		fprintf(f, ",%.6f", us / 1e6);
 }

@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "kernel/linux/devanon_uapi.h"
 #include "live/measure.h"
 #include "util/util.h"
 
@@ -41,6 +43,40 @@ int resident_view_open(struct resident_view *v, int fd, uint64_t npages,
 	return 0;
 }
 
+int resident_view_open_anon(struct resident_view *v, int fd, uint64_t npages,
+			    char *err, size_t errlen)
+{
+	memset(v, 0, sizeof(*v));
+	v->npages = npages;
+	v->anon = true;
+	v->anon_fd = fd;
+	v->vec = malloc(npages ? npages : 1);
+	if (!v->vec)
+		return set_error(err, errlen, "out of memory for a residency vector of %llu pages",
+				 (unsigned long long)npages);
+	return 0;
+}
+
+static int64_t anon_resident(const struct resident_view *v)
+{
+	struct devanon_pages req;
+	uint64_t i, done;
+	int64_t n = 0;
+
+	for (done = 0; done < v->npages; done += req.nr) {
+		req.index = done;
+		req.nr = v->npages - done < DEVANON_PAGES_MAX ? v->npages - done :
+								DEVANON_PAGES_MAX;
+		req.counts = 0;
+		req.resident = (uintptr_t)(v->vec + done);
+		if (ioctl(v->anon_fd, DEVANON_IOC_PAGES, &req))
+			return -1;
+	}
+	for (i = 0; i < v->npages; i++)
+		n += v->vec[i];
+	return n;
+}
+
 int64_t resident_pages(const struct resident_view *v)
 {
 	uint64_t i;
@@ -48,6 +84,8 @@ int64_t resident_pages(const struct resident_view *v)
 
 	if (!v->npages)
 		return 0;
+	if (v->anon)
+		return anon_resident(v);
 	if (mincore(v->map, v->npages * PG_SIZE, v->vec))
 		return -1;
 	for (i = 0; i < v->npages; i++)

@@ -8,6 +8,7 @@
 #ifndef ANONSIM_LIVE_MEASURE_H
 #define ANONSIM_LIVE_MEASURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,10 +17,18 @@ struct resident_view {
 	void *map;
 	uint64_t npages;
 	unsigned char *vec;
+	bool anon;		/* /dev/anon: asked with its ioctl, not mapped */
+	int anon_fd;
 };
 
 int resident_view_open(struct resident_view *v, int fd, uint64_t npages,
 		       char *err, size_t errlen);
+/*
+ * The same for an open /dev/anon file, whose mappings would count: the
+ * driver reports residency (DEVANON_IOC_PAGES) without a mapping.
+ */
+int resident_view_open_anon(struct resident_view *v, int fd, uint64_t npages,
+			    char *err, size_t errlen);
 /* Pages of the file in memory now (mincore); -1 on failure. */
 int64_t resident_pages(const struct resident_view *v);
 void resident_view_close(struct resident_view *v);

@@ -68,11 +68,11 @@ proc_main(const char *path, const struct live_strategy *s, int memfd,
 		_exit(EXIT_DATA);
 	r = trace_open(path, err, sizeof(err));
 	if (!r) {
-		msg("live: %s", err);
+		msg("%s", err);
 		_exit(EXIT_DATA);
 	}
 	if (live_guest_init(&g, s, trace_header(r), memfd, dev, err, sizeof(err))) {
-		msg("live: %s: %s", path, err);
+		msg("%s: %s", path, err);
 		_exit(EXIT_DATA);
 	}
 	if (write_full(out, &ok, 1))
@@ -81,12 +81,12 @@ proc_main(const char *path, const struct live_strategy *s, int memfd,
 		for (; n; n--, i++) {
 			rc = trace_next(r, &ev);
 			if (rc <= 0) {
-				msg("live: %s: %s", path, rc < 0 ? trace_error(r) :
+				msg("%s: %s", path, rc < 0 ? trace_error(r) :
 				    "the trace ended before the events the model replayed");
 				_exit(EXIT_DATA);
 			}
 			if (live_guest_event(&g, ev, err, sizeof(err))) {
-				msg("live: %s: event %llu (%s at %llu us): %s", path,
+				msg("%s: event %llu (%s at %llu us): %s", path,
 				    (unsigned long long)i, trace_kind_names[ev->kind],
 				    (unsigned long long)ev->time_us, err);
 				_exit(EXIT_DATA);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "model/density.h"
+#include "util/progress.h"
 #include "util/util.h"
 
 enum fit { FIT_UNKNOWN, FIT_YES, FIT_NO };
@@ -33,7 +34,8 @@ struct sweep {
 	unsigned runs_per_n;		/* 2, or 1 when memory is unlimited anyway */
 	unsigned limit;			/* no task is handed out for N > limit */
 	unsigned next;			/* next task */
-	unsigned finished;		/* tasks done, for the progress line */
+	unsigned char *done;		/* by N - 1: its replays done, for the progress line */
+	struct progress prog;
 	int rc;
 	char *err;
 	size_t errlen;
@@ -58,13 +60,27 @@ static void note_fit(struct sweep *w, unsigned n, bool fits)
 		w->limit = n + 1;
 }
 
-static void progress(const struct sweep *w)
+/*
+ * Called with the lock held as the replay of @n ends.  Only points within
+ * the limit count: a replay of a point beyond the limit found later (a
+ * demand run ahead of the limited one, a task already handed out) is not
+ * part of the sweep, so the count never passes the total.
+ */
+static void progress(struct sweep *w, unsigned n)
 {
+	char what[300];
+	unsigned i, finished = 0;
+
+	w->done[n - 1]++;
 	if (!w->base->progress)
 		return;
-	fprintf(stderr, "\rdensity %s%s: %u of at most %u replays   ", w->s->name,
-		w->s->has_variants ? (w->v == ANON_POSTED ? "/posted" : "/fixed") : "",
-		w->finished, w->limit * w->runs_per_n);
+	for (i = 0; i < w->limit; i++)
+		finished += w->done[i];
+	snprintf(what, sizeof(what), "density %s%s, %s%s", w->s->name,
+		 w->s->has_variants ? (w->v == ANON_POSTED ? "/posted" : "/fixed") : "",
+		 progress_name(w->paths[0]), w->npaths > 1 ? " and more" : "");
+	progress_show(&w->prog, what, finished, w->limit * w->runs_per_n,
+		      "replays at most");
 }
 
 static void *worker(void *arg)
@@ -111,8 +127,7 @@ static void *worker(void *arg)
 				p->demand = p->limited;
 			if (limited)
 				note_fit(w, n, density_fits(p));
-			w->finished++;
-			progress(w);
+			progress(w, n);
 		}
 		pthread_mutex_unlock(&w->lock);
 	}
@@ -147,8 +162,7 @@ static bool prefix_point(void *arg, const struct replay_result *res)
 			p->demand = p->limited;
 		if (pr->limited)
 			note_fit(w, n, density_fits(p));
-		w->finished++;
-		progress(w);
+		progress(w, n);
 	}
 	more = n < w->limit;
 	pthread_mutex_unlock(&w->lock);
@@ -213,10 +227,14 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 		return 0;
 	memset(out, 0, max_n * sizeof(*out));
 	w.fit = calloc(max_n, sizeof(*w.fit));
-	if (!w.fit) {
+	w.done = calloc(max_n, sizeof(*w.done));
+	if (!w.fit || !w.done) {
+		free(w.fit);
+		free(w.done);
 		snprintf(err, errlen, "out of memory");
 		return EXIT_INTERNAL;
 	}
+	progress_start(&w.prog, base->progress);
 	pthread_mutex_init(&w.lock, NULL);
 	if (base->stagger_us < 0 && !base->check) {
 		prefix_sweep(&w, jobs);
@@ -235,11 +253,11 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 		worker(&w);	/* one job, or no thread could be started */
 	for (i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
-	if (base->progress)
-		fputs("\r\033[K", stderr);
+	progress_end(&w.prog);
 	pthread_mutex_destroy(&w.lock);
 	free(tid);
 	free(w.fit);
+	free(w.done);
 	if (w.rc)
 		return w.rc;
 	/* every N up to the limit was handed out, hence computed */
@@ -248,35 +266,4 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 		if (density_fits(&out[n - 1]))
 			*density = n;
 	return 0;
-}
-
-void density_csv_header(FILE *f)
-{
-	fputs("strategy,instances,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,"
-	      "overhead_mib,total_mib,peak_total_mib,swap_used_mib,swap_outs,"
-	      "first_swap_out_s,host_mem_mib,density\n", f);
-}
-
-void density_csv(FILE *f, const char *label, const struct density_point *pt,
-		 unsigned filled, unsigned density, uint64_t host_mem)
-{
-	unsigned i;
-	int c;
-
-	for (i = 0; i < filled; i++) {
-		const struct density_point *p = &pt[i];
-
-		fprintf(f, "%s,%u", label, p->n);
-		for (c = 0; c < CAT_NR; c++)
-			fprintf(f, ",%.3f", pages_mib(p->demand.final[c]));
-		fprintf(f, ",%.3f,%.3f,%.3f,%llu,", pages_mib(p->demand.final_total),
-			pages_mib(p->demand.peak_total), pages_mib(p->limited.swap_peak),
-			(unsigned long long)p->limited.swap_outs);
-		if (p->limited.first_swap_out_us >= 0)
-			fprintf(f, "%.6f", p->limited.first_swap_out_us / 1e6);
-		fprintf(f, ",%.3f,", host_mem / 1048576.0);
-		if (host_mem)
-			fprintf(f, "%u", density);
-		fputc('\n', f);
-	}
 }

@@ -47,12 +47,4 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 		  unsigned max_n, unsigned jobs, struct density_point *out,
 		  unsigned *filled, unsigned *density, char *err, size_t errlen);
 
-/*
- * The sweep as CSV for plots/density.gp: one row per N.  first_swap_out_s
- * and density are empty when there is none to give.
- */
-void density_csv_header(FILE *f);
-void density_csv(FILE *f, const char *label, const struct density_point *pt,
-		 unsigned filled, unsigned density, uint64_t host_mem);
-
 #endif

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "model/replay.h"
+#include "util/decimal.h"
+#include "util/progress.h"
 #include "util/util.h"
 
 #define RECOUNT_EVERY 1024	/* default events between full recounts under --check */
@@ -158,12 +160,16 @@ static bool any_failure(const struct cursor *c, unsigned n)
 	return false;
 }
 
+/* A line of the series CSV, at full precision (util/decimal.h). */
 static void series_line(FILE *f, const char *label, const struct host *h)
 {
-	fprintf(f, "%s,%.6f", label, h->now_us / 1e6);
+	char b[DECIMAL_MAX];
+
+	fprintf(f, "%s,%s", label, fmt_seconds(b, (int64_t)h->now_us));
 	for (int c = 0; c < CAT_NR; c++)
-		fprintf(f, ",%.3f", pages_mib(h->pages[c]));
-	fprintf(f, ",%.3f,%.3f\n", pages_mib(host_total(h)), pages_mib(h->swap_used));
+		fprintf(f, ",%s", fmt_mib(b, h->pages[c]));
+	fprintf(f, ",%s", fmt_mib(b, host_total(h)));
+	fprintf(f, ",%s\n", fmt_mib(b, h->swap_used));
 }
 
 /* The next event of @c's trace; at its end the reader is closed. */
@@ -302,9 +308,11 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	struct merge q = { calloc(n, sizeof(*q.v)), 0 };
 	struct host h;
 	uint64_t next_series = 0, prev_end = 0, nev = 0;
+	struct progress prog;
 	int rc = EXIT_DATA;
 
 	memset(res, 0, sizeof(*res));
+	progress_start(&prog, o->progress);
 	res->strat = s;
 	res->variant = variant;
 	res->instances = n;
@@ -413,9 +421,13 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 			series_line(o->series, res->label, &h);
 			next_series = h.now_us + o->series_step_us;
 		}
-		if (o->progress && nev % 65536 == 0)
-			fprintf(stderr, "\r%s: %" PRIu64 " events, %.1f s of trace   ",
-				res->label, nev, h.now_us / 1e6);
+		if (o->progress && nev % 65536 == 0) {
+			char what[400];
+
+			snprintf(what, sizeof(what), "replay %s, %s", res->label,
+				 progress_name(cur->path));
+			progress_show(&prog, what, nev, o->progress_events, "events");
+		}
 		if (fetch(cur, err, errlen))
 			goto out;
 		merge_update_top(&q, c, cur->have);
@@ -426,8 +438,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				break;
 		}
 	}
-	if (o->progress)
-		fputs("\r\033[K", stderr);
+	progress_end(&prog);
 	if (o->check)
 		audit(&h, c, n);
 	if (o->series)

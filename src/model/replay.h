@@ -45,6 +45,8 @@ struct replay_opts {
 	FILE *series;			/* memory over time as CSV, or NULL */
 	uint64_t series_step_us;
 	bool progress;			/* a progress line on stderr */
+	uint64_t progress_events;	/* events the replay will apply, for the
+					 * line's estimate; 0: not known */
 	/*
 	 * Called before each event of instance @k is applied, the host as it
 	 * stands then; a nonzero return stops the replay with that status and

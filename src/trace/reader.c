@@ -154,8 +154,16 @@ static struct trace_reader *reader_start(int fd, const char *name,
 
 struct trace_reader *trace_open(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY);
+	const char *file = path;
+	int fd;
 
+	if (!strcmp(path, "-")) {
+		file = trace_stdin_path(err, errlen);
+		if (!file)
+			return NULL;
+		path = "standard input";
+	}
+	fd = open(file, O_RDONLY);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;

@@ -71,6 +71,7 @@ struct trace_reader;
 /*
  * Open @path (text or binary, plain or gzip) and read its header.  On error
  * returns NULL and writes a message naming the file and place into @err.
+ * A @path of "-" is standard input (see trace_stdin_path).
  */
 struct trace_reader *trace_open(const char *path, char *err, size_t errlen);
 
@@ -112,6 +113,14 @@ int trace_next_run(struct trace_reader *r, const struct trace_event **ev, size_t
 const char *trace_error(const struct trace_reader *r);
 
 void trace_close(struct trace_reader *r);
+
+/*
+ * The file that holds standard input: read whole into a scratch file
+ * under $TMPDIR on the first call (removed at exit), the same file after.
+ * Call it before starting threads that open "-".  NULL with a message in
+ * @err when standard input is a terminal or cannot be kept.
+ */
+const char *trace_stdin_path(char *err, size_t errlen);
 
 /* As trace_open, from an open descriptor (which it takes over); @name is
  * the name messages give the data. */

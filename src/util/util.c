@@ -10,11 +10,21 @@
 
 #include "util/util.h"
 
+static const char *msg_command;
+
+void msg_set_command(const char *command)
+{
+	msg_command = command;
+}
+
 void msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("anonsim: ", stderr);
+	if (msg_command)
+		fprintf(stderr, "anonsim %s: ", msg_command);
+	else
+		fputs("anonsim: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

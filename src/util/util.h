@@ -22,8 +22,11 @@ enum {
 	EXIT_OUTPUT = 5,	/* an output could not be written, or the system failed us */
 };
 
-/* Print "anonsim: MESSAGE" on stderr. */
+/* Print "anonsim CMD: MESSAGE" on stderr ("anonsim: MESSAGE" before a
+ * command is known). */
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The CMD of every message from now on, e.g. "replay" or "trace check". */
+void msg_set_command(const char *command);
 
 /*
  * Parse a size: a number with an optional K, M, G or T suffix (powers of

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * progress.c - the progress line: clamped counts and an estimate of the
+ * time left once a run is long enough for one to mean something.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/progress.h"
+
+/* No estimate before this many seconds: short runs end before it matters. */
+#define ETA_AFTER_S 2.0
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void progress_start(struct progress *p, bool on)
+{
+	p->on = on;
+	p->start = on ? now_s() : 0;
+	p->shown = 0;
+}
+
+static void put_duration(double s)
+{
+	unsigned long t = (unsigned long)(s + 0.5);
+
+	if (t >= 3600)
+		fprintf(stderr, "%luh%02lum", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		fprintf(stderr, "%lum%02lus", t / 60, t % 60);
+	else
+		fprintf(stderr, "%lus", t);
+}
+
+void progress_show(struct progress *p, const char *what, uint64_t done,
+		   uint64_t total, const char *unit)
+{
+	double t, ran;
+
+	if (!p->on)
+		return;
+	t = now_s();
+	if (p->shown && t - p->shown < 0.2 && (!total || done < total))
+		return;
+	p->shown = t;
+	ran = t - p->start;
+	if (total && done > total)
+		done = total;
+	if (!total) {
+		fprintf(stderr, "\r\033[K%s: %" PRIu64 " %s", what, done, unit);
+		return;
+	}
+	fprintf(stderr, "\r\033[K%s: %" PRIu64 " of %" PRIu64 " %s (%.0f%%)", what, done,
+		total, unit, 100.0 * (double)done / (double)total);
+	if (ran >= ETA_AFTER_S && done && done < total) {
+		fputs(", about ", stderr);
+		put_duration(ran * (double)(total - done) / (double)done);
+		fputs(" left", stderr);
+	}
+}
+
+void progress_end(struct progress *p)
+{
+	if (p->on)
+		fputs("\r\033[K", stderr);
+}
+
+const char *progress_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
