@@ -363,14 +363,15 @@ done
 awk -F, -v label="$label" -v tol="$tol" -v hostmib="$(mib "$limit")" \
     -v rswap="$limited_swapped" -v max="$max" -v ov="$(mib "$ov_bytes")" \
     -v last="$last_us" -v out="$outdir" '
-function m(b) { return b / 1048576 }
+# MiB to the 3 decimals printed: differences are those of the figures shown
+function m(b) { return sprintf("%.3f", b / 1048576) + 0 }
 function pct(r, s) { return r > 0 ? (s - r) / r * 100 : 0 }
 function abs(x) { return x < 0 ? -x : x }
 FNR == 1 { next }
 FILENAME ~ /real-free/ { n = $1; free_n[n] = 1; use[n] = m($3); peak[n] = m($4); tm[n] = m($5)
 	cache[n] = m($6); over[n] = m($3 - $5 - $6); next }
 FILENAME ~ /real-limited/ { lim_swap[$1] = m($7); lim_first[$1] = $8; lim_seen[$1] = 1; next }
-FILENAME ~ /model-free\.csv$/ { mt[$2] = $8; mp[$2] = $9; mrow[$2] = $0; next }
+FILENAME ~ /model-free\.csv$/ { mt[$2] = m($8 * 1048576); mp[$2] = m($9 * 1048576); mrow[$2] = $0; next }
 FILENAME ~ /model\.csv$/ { ms[$2] = $10; mouts[$2] = $11; mfirst_n[$2] = $12
 	if ($11 > 0 && mfirst == "") mfirst = $12
 	if ($11 > 0) mdens = $14; next }
