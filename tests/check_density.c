@@ -239,6 +239,106 @@ START_TEST(prefix_sweep_gives_every_point)
 }
 END_TEST
 
+/*
+ * Bisection (--stagger, --check): the density of the sweep of every N
+ * from a few replays, each point equal to the full sweep's of that N.
+ */
+static unsigned order[MAX_N];
+
+static void bisect(const char *strategy, unsigned jobs)
+{
+	static char path[4096];
+	char *paths[1] = { path };
+	const char *top = getenv("top_srcdir");
+	char err[512];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/tests/replay/density.trace", top ? top : ".");
+	rc = density_bisect(paths, 1, strategy_find(strategy), ANON_FIXED, &opts,
+			    MAX_N, jobs, pt, &filled, &density, order, err, sizeof(err));
+	ck_assert_msg(rc == 0, "bisection failed: %s", err);
+}
+
+START_TEST(bisection_order)
+{
+	/* shared read-copy fits up to 10 (test shared_read_copy) */
+	static const unsigned want[8] = { 1, 2, 4, 8, 16, 12, 10, 11 };
+	static const unsigned rows[8] = { 1, 2, 4, 8, 10, 11, 12, 16 };
+	unsigned i;
+
+	bisect("read-copy", 1);
+	ck_assert_uint_eq(density, 10);
+	ck_assert_uint_eq(filled, 8);
+	for (i = 0; i < 8; i++) {
+		ck_assert_uint_eq(order[i], want[i]);
+		ck_assert_uint_eq(pt[i].n, rows[i]);
+		ck_assert_uint_eq(pt[i].demand.final_total, 6 * rows[i] + 4);
+		ck_assert_uint_eq(pt[i].limited.swap_outs,
+				  6 * rows[i] + 4 > HOST_PAGES ? 6 * rows[i] + 4 - HOST_PAGES : 0);
+	}
+	/* everything fits: one point per power of two, then the last */
+	opts.host_mem = 1 << 20;
+	bisect("read-copy", 2);
+	ck_assert_uint_eq(density, MAX_N);
+	ck_assert_uint_eq(filled, 6);
+	ck_assert_uint_eq(order[5], 32);
+	/* nothing fits: N = 1 and 2, as the sweep of every N */
+	opts.host_mem = 4 * 4096;
+	bisect("read-copy", 1);
+	ck_assert_uint_eq(density, 0);
+	ck_assert_uint_eq(filled, 2);
+	ck_assert_uint_eq(order[0], 1);
+	ck_assert_uint_eq(order[1], 2);
+}
+END_TEST
+
+START_TEST(bisection_equals_every_n)
+{
+	static struct density_point every[MAX_N];
+	static const char *const names[] = { "read-copy", "devanon", "punch", "odirect" };
+	unsigned k, m, i, c, f1, d1;
+
+	for (m = 0; m < 4; m++)
+		for (k = 0; k < 4; k++) {
+			opts_reset();
+			opts.share = m % 2;
+			if (m >= 2) {	/* staggered, 30 ms apart, with no --check */
+				opts.check = false;
+				opts.stagger_us = 30000;
+			}
+			sweep(names[k], 2);
+			memcpy(every, pt, sizeof(pt));
+			f1 = filled;
+			d1 = density;
+			bisect(names[k], 1 + k % 2);
+			ck_assert_msg(density == d1, "%s, mode %u: density %u, every N: %u",
+				      names[k], m, density, d1);
+			ck_assert_uint_le(filled, 2 * 6 + 2);	/* log2(32) + 1 twice, and 2 */
+			for (i = 0; i < filled; i++) {
+				const struct density_point *a = &pt[i], *b = &every[pt[i].n - 1];
+
+				if (pt[i].n > f1)	/* past where the sweep ended */
+					continue;
+				for (c = 0; c < CAT_NR; c++) {
+					ck_assert_uint_eq(a->demand.final[c], b->demand.final[c]);
+					ck_assert_uint_eq(a->limited.final[c], b->limited.final[c]);
+				}
+				ck_assert_uint_eq(a->demand.peak_total, b->demand.peak_total);
+				ck_assert_uint_eq(a->limited.swap_outs, b->limited.swap_outs);
+				ck_assert_uint_eq(a->limited.swap_peak, b->limited.swap_peak);
+				ck_assert_int_eq(a->limited.first_swap_out_us,
+						 b->limited.first_swap_out_us);
+				ck_assert_uint_eq(a->limited.end_us, b->limited.end_us);
+			}
+			/* the boundary and the N past it were replayed */
+			for (i = 0; i < filled && pt[i].n != d1 + 1; i++)
+				;
+			ck_assert_msg(d1 == MAX_N || i < filled, "%s: N = %u not replayed",
+				      names[k], d1 + 1);
+		}
+}
+END_TEST
+
 static Suite *density_suite(void)
 {
 	Suite *s = suite_create("density");
@@ -254,6 +354,8 @@ static Suite *density_suite(void)
 	tcase_add_test(tc, unlimited_memory);
 	tcase_add_test(tc, jobs_do_not_change_the_result);
 	tcase_add_test(tc, prefix_sweep_gives_every_point);
+	tcase_add_test(tc, bisection_order);
+	tcase_add_test(tc, bisection_equals_every_n);
 	suite_add_tcase(s, tc);
 	return s;
 }

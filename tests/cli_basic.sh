@@ -28,4 +28,10 @@ expect_status 1 "$ANONSIM" replay -m 0 "$t"
 expect_status 1 "$ANONSIM" density -m 0 "$t"
 expect_status 1 "$ANONSIM" replay --csv --json "$t"
 expect_match "$err" "--csv and --json exclude each other"
+# --check: the density by bisection, the points replayed in their order
+expect_status 0 "$ANONSIM" density -q -s read-copy -m 256K --policy 2.4 --check "$t"
+expect_match "$out" "replayed \\(bisection, in this order\\): N = 1 2 4 8 16 12 10 11$"
+expect_match "$out" "density: 10 instances before the host swaps"
+expect_status 0 "$ANONSIM" density -q -s read-copy -m 256K --policy 2.4 --check --every-n "$t"
+expect_match "$out" "density: 10 instances before the host swaps"
 finish

@@ -30,12 +30,16 @@ static void density_usage(FILE *f)
 	      "each N, report the host memory the instances demand by category (with\n"
 	      "unlimited memory) and the swap they use on the host given; per strategy,\n"
 	      "the density: the largest N that runs without a single swap-out.  A\n"
-	      "sweep stops after two consecutive N that swap.  A TRACE of - is\n"
+	      "sweep stops after two consecutive N that swap.  With --stagger or\n"
+	      "--check, where N instances are no prefix of more, the density is found\n"
+	      "by bisection from O(log N) replays, and the table lists the points\n"
+	      "replayed (--every-n: replay every N instead).  A TRACE of - is\n"
 	      "standard input.\n"
 	      "\n"
 	      "Options:\n", f);
 	host_options_usage(f, "");
 	fputs("      --max N           try up to N instances (default: 32)\n"
+	      "      --every-n         with --stagger or --check: replay every N, no bisection\n"
 	      "  -j, --jobs N          replays run in parallel (default: online CPUs)\n"
 	      OUT_OPTIONS_HELP
 	      "  -q, --quiet           no progress line\n"
@@ -45,12 +49,13 @@ static void density_usage(FILE *f)
 	fputs("\n" EXIT_STATUS_HELP, f);
 }
 
-enum { O_MAX = HOST_O_END };
+enum { O_MAX = HOST_O_END, O_EVERY };
 
 static const struct option density_options[] = {
 	HOST_LONG_OPTIONS,
 	OUT_LONG_OPTIONS,
 	{ "max", required_argument, NULL, O_MAX },
+	{ "every-n", no_argument, NULL, O_EVERY },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -61,6 +66,7 @@ struct sweep_result {
 	char label[32];
 	struct density_point *pt;
 	unsigned filled, density;
+	unsigned *order;		/* bisection: N in the order replayed; else NULL */
 };
 
 static void put_table(FILE *f, const struct sweep_result *sr,
@@ -90,6 +96,12 @@ static void put_table(FILE *f, const struct sweep_result *sr,
 		fprintf(f, " %10.2f %10.2f %10.2f %10llu\n", pages_mib(p->demand.final_total),
 			pages_mib(p->demand.peak_total), pages_mib(p->limited.swap_peak),
 			(unsigned long long)p->limited.swap_outs);
+	}
+	if (sr->order) {
+		fputs("replayed (bisection, in this order): N =", f);
+		for (i = 0; i < sr->filled; i++)
+			fprintf(f, " %u", sr->order[i]);
+		fputc('\n', f);
 	}
 	if (!o->host_mem)
 		fprintf(f, "density: no host memory limit (see --host-mem)\n\n");
@@ -125,7 +137,7 @@ int cmd_density(int argc, char **argv)
 	struct out out;
 	const char *labels[HOST_CLI_MAX_RUNS];
 	unsigned max_n = 32, jobs = online_cpus(), nruns = 0, r, ntraces;
-	bool quiet = false, failed = false;
+	bool quiet = false, failed = false, every = false, bisect;
 	uint64_t v;
 	int c, rc = EXIT_OK;
 
@@ -157,6 +169,9 @@ int cmd_density(int argc, char **argv)
 							"a number from 1 to 1024");
 			jobs = (unsigned)v;
 			break;
+		case O_EVERY:
+			every = true;
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -180,19 +195,28 @@ int cmd_density(int argc, char **argv)
 		return rc;
 
 	nruns = host_cli_runs(&hc, runs, HOST_CLI_MAX_RUNS);
+	bisect = !every && hc.o.host_mem && (hc.o.stagger_us >= 0 || hc.o.check);
 	memset(sr, 0, sizeof(sr));
 	for (r = 0; r < nruns; r++) {
 		char err[512];
 
 		sr[r].pt = calloc(max_n, sizeof(*sr[r].pt));
-		if (!sr[r].pt) {
+		if (bisect)
+			sr[r].order = calloc(max_n, sizeof(*sr[r].order));
+		if (!sr[r].pt || (bisect && !sr[r].order)) {
 			msg("out of memory");
 			rc = EXIT_OUTPUT;
 			goto done;
 		}
-		rc = density_sweep(argv + optind, (unsigned)(argc - optind), runs[r].s,
-				   runs[r].v, &hc.o, max_n, jobs, sr[r].pt,
-				   &sr[r].filled, &sr[r].density, err, sizeof(err));
+		if (bisect)
+			rc = density_bisect(argv + optind, (unsigned)(argc - optind), runs[r].s,
+					    runs[r].v, &hc.o, max_n, jobs, sr[r].pt,
+					    &sr[r].filled, &sr[r].density, sr[r].order,
+					    err, sizeof(err));
+		else
+			rc = density_sweep(argv + optind, (unsigned)(argc - optind), runs[r].s,
+					   runs[r].v, &hc.o, max_n, jobs, sr[r].pt,
+					   &sr[r].filled, &sr[r].density, err, sizeof(err));
 		if (rc) {
 			msg("%s", err);
 			goto done;
@@ -236,7 +260,9 @@ int cmd_density(int argc, char **argv)
 done:
 	out_abort(&out);
 freed:
-	for (r = 0; r < nruns; r++)
+	for (r = 0; r < nruns; r++) {
 		free(sr[r].pt);
+		free(sr[r].order);
+	}
 	return rc;
 }

@@ -5,7 +5,8 @@
  * copies, the limited one and the demand one side by side on two threads,
  * give every point as each instance ends, and stop at the sweep's end.
  * Otherwise (--stagger, --check) a queue of (N, run) tasks is handed out
- * in order of N to a pool of threads, each task one replay_run().  Every
+ * in order of N to a pool of threads, each task one replay_run(); or
+ * density_bisect() finds the density with O(log N) replays.  Every
  * host model is private to its replay and the kernel-API context is per
  * thread, so replays need no locking; the lock guards only the sweep.
  */
@@ -265,5 +266,158 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 	for (n = 1; n <= w.limit; n++)
 		if (density_fits(&out[n - 1]))
 			*density = n;
+	return 0;
+}
+
+/* One run of N copies (the limited one or the demand one) into out[n - 1]. */
+struct point_run {
+	struct sweep *w;
+	unsigned n;
+	bool limited;
+	pthread_t tid;
+	int rc;
+	char err[512];
+};
+
+static void *point_replay(void *arg)
+{
+	struct point_run *pr = arg;
+	struct sweep *w = pr->w;
+	struct density_point *p = &w->out[pr->n - 1];
+	struct replay_opts o = *w->base;
+
+	o.copies = pr->n;
+	o.series = NULL;
+	o.progress = false;
+	if (!pr->limited)
+		o.host_mem = 0;
+	pr->rc = replay_run(w->paths, w->npaths, w->s, w->v, &o,
+			    pr->limited ? &p->limited : &p->demand, pr->err, sizeof(pr->err));
+	return NULL;
+}
+
+/*
+ * Whether N copies fit, replaying them (limited and demand side by side
+ * when @jobs > 1) unless known; -1 when a replay failed (w->rc set).
+ */
+static int bisect_fits(struct sweep *w, unsigned n, unsigned jobs, unsigned *order,
+		       unsigned *nr)
+{
+	struct point_run run[2] = { { .w = w, .n = n, .limited = true },
+				    { .w = w, .n = n } };
+	struct density_point *p = &w->out[n - 1];
+	bool threaded;
+	unsigned i;
+
+	if (w->fit[n - 1] != FIT_UNKNOWN)
+		return w->fit[n - 1] == FIT_YES;
+	threaded = jobs > 1 && !pthread_create(&run[1].tid, NULL, point_replay, &run[1]);
+	point_replay(&run[0]);
+	if (threaded)
+		pthread_join(run[1].tid, NULL);
+	else
+		point_replay(&run[1]);
+	for (i = 0; i < 2; i++)
+		if (run[i].rc) {
+			w->rc = run[i].rc;
+			snprintf(w->err, w->errlen, "%s", run[i].err);
+			return -1;
+		}
+	p->n = n;
+	w->fit[n - 1] = density_fits(p) ? FIT_YES : FIT_NO;
+	order[(*nr)++] = n;
+	if (w->base->progress)
+		fprintf(stderr, "\rdensity %s%s: bisection, %u points replayed   ", w->s->name,
+			w->s->has_variants ? (w->v == ANON_POSTED ? "/posted" : "/fixed") : "",
+			*nr);
+	return w->fit[n - 1] == FIT_YES;
+}
+
+/*
+ * The search: N = 1, 2, 4, ... while they fit, then bisection between the
+ * last that fits and the first that does not; from there on N by N under
+ * the sweep's end rule (two consecutive N that do not fit), so the boundary
+ * N + 1 and N + 2 are replayed too and a point that fits again past one
+ * that does not is found as the full sweep finds it.
+ */
+static int bisect_search(struct sweep *w, unsigned jobs, unsigned *order, unsigned *nr)
+{
+	unsigned lo = 0, hi = w->max_n + 1, n = 1;
+	int f, prev;
+
+	while (n <= w->max_n) {
+		if ((f = bisect_fits(w, n, jobs, order, nr)) < 0)
+			return -1;
+		if (!f) {
+			hi = n;
+			break;
+		}
+		lo = n;
+		if (n == w->max_n)
+			break;
+		n = n * 2 < w->max_n ? n * 2 : w->max_n;
+	}
+	while (hi - lo > 1) {
+		unsigned m = lo + (hi - lo) / 2;
+
+		if ((f = bisect_fits(w, m, jobs, order, nr)) < 0)
+			return -1;
+		if (f)
+			lo = m;
+		else
+			hi = m;
+	}
+	for (prev = 0, n = hi + 1; hi <= w->max_n && n <= w->max_n; n++, prev = f) {
+		if ((f = bisect_fits(w, n, jobs, order, nr)) < 0)
+			return -1;
+		if (!f && !prev)
+			break;
+	}
+	return 0;
+}
+
+int density_bisect(char *const *paths, unsigned npaths, const struct strategy *s,
+		   enum anon_variant v, const struct replay_opts *base,
+		   unsigned max_n, unsigned jobs, struct density_point *out,
+		   unsigned *filled, unsigned *density, unsigned *order,
+		   char *err, size_t errlen)
+{
+	struct sweep w = {
+		.paths = paths, .npaths = npaths, .s = s, .v = v, .base = base,
+		.out = out, .max_n = max_n, .runs_per_n = 2, .limit = max_n,
+		.err = err, .errlen = errlen,
+	};
+	unsigned i, nr = 0;
+
+	*filled = *density = 0;
+	if (!base->host_mem) {	/* every N fits: nothing to search */
+		int rc = density_sweep(paths, npaths, s, v, base, max_n, jobs, out,
+				       filled, density, err, errlen);
+
+		for (i = 0; !rc && i < *filled; i++)
+			order[i] = i + 1;
+		return rc;
+	}
+	if (!max_n)
+		return 0;
+	memset(out, 0, max_n * sizeof(*out));
+	w.fit = calloc(max_n, sizeof(*w.fit));
+	if (!w.fit) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	bisect_search(&w, jobs, order, &nr);
+	if (base->progress)
+		fputs("\r\033[K", stderr);
+	free(w.fit);
+	if (w.rc)
+		return w.rc;
+	/* the points replayed, in order of N, to the front */
+	for (i = 0; i < max_n; i++)
+		if (out[i].n && (*filled)++ != i)
+			out[*filled - 1] = out[i];
+	for (i = 0; i < *filled; i++)
+		if (density_fits(&out[i]))
+			*density = out[i].n;
 	return 0;
 }

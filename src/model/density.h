@@ -47,4 +47,32 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 		  unsigned max_n, unsigned jobs, struct density_point *out,
 		  unsigned *filled, unsigned *density, char *err, size_t errlen);
 
+/*
+ * As density_sweep, for --stagger and --check, where N copies are no
+ * prefix of more: the density from O(log N) replays, not one per N.  It
+ * replays N = 1, 2, 4, ... while they fit, bisects between the last that
+ * fits and the first that does not, then goes on N by N under the sweep's
+ * end rule (so the two N past the boundary are replayed too).  Each point
+ * replayed is a limited and a demand replay of N copies (side by side when
+ * @jobs > 1), equal to density_sweep's point of that N.
+ *
+ * The density equals density_sweep's when whether N fits is monotone in N
+ * (no N fits once a smaller one swaps), which holds while each instance
+ * added only adds demand and reclaim takes pages in the same order; where
+ * it does not, an N that fits right past a failing one is still found (as
+ * the full sweep finds it), but one that fits past two failing N the
+ * search skipped over is not, and N skipped below the boundary are taken
+ * to fit.
+ *
+ * Fills out[0 .. filled-1] with the points replayed, in order of N, and
+ * order[0 .. filled-1] (room for @max_n) with their N in the order they
+ * were replayed.  With no host memory limit every N fits: it is
+ * density_sweep.  Returns as density_sweep.
+ */
+int density_bisect(char *const *paths, unsigned npaths, const struct strategy *s,
+		   enum anon_variant v, const struct replay_opts *base,
+		   unsigned max_n, unsigned jobs, struct density_point *out,
+		   unsigned *filled, unsigned *density, unsigned *order,
+		   char *err, size_t errlen);
+
 #endif
