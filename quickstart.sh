@@ -15,12 +15,13 @@ cd "$(dirname "$0")"
 # gnuplot for the plots.
 RUN_PACKAGES="build-essential autoconf automake pkg-config zlib1g-dev gnuplot-nox"
 # What the tests add: Check for the unit tests, clang for the fuzzers,
-# user-mode-linux and the image tools for the recording smoke test, GNU
-# parallel and jq for the sweep's job test, valgrind for make
-# check-valgrind, gcovr for make coverage, the 6.1 kernel source and what
-# building it needs for make check-kernel (/dev/anon in a UML guest).
+# user-mode-linux and the image tools for the recording smoke test and the
+# real density run (debootstrap for its Debian images), GNU parallel and jq
+# for the sweep's job test, valgrind for make check-valgrind, gcovr for make
+# coverage, the 6.1 kernel source and what building it needs for make
+# check-kernel (/dev/anon in a UML guest).
 TEST_PACKAGES="check clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static
-parallel jq valgrind gcovr linux-source-6.1 flex bison bc xz-utils"
+debootstrap parallel jq valgrind gcovr linux-source-6.1 flex bison bc xz-utils"
 
 missing_packages() {
 	for p in $PACKAGES; do

@@ -72,6 +72,8 @@ echo 3 >/proc/sys/vm/drop_caches
 sleep 1
 echo "anonsim-phase work-done"
 sync
+# a second up after work-done: density-real.sh freezes the UML there
+sleep 1
 poweroff -f
 INIT
 chmod 755 "$root/sbin/anonsim-init"

@@ -1,0 +1,428 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# density-real.sh - boot N = 1, 2, ... real User-Mode Linux instances one
+# after another in a memory cgroup, measure the host memory they use and
+# the first N at which the host swaps, and hold "anonsim density" on a
+# trace of the same image and command line to it.
+set -u
+HL_NAME=density-real
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/hostlib.sh"
+
+usage() {
+	cat <<USAGE
+usage: density-real.sh [options] -i IMAGE -m SIZE -o DIR
+       density-real.sh [options] --from DIR -o DIR
+
+Boots UMLs (linux mem=MEM ubd0=DISK root=/dev/ubda rw init=INIT con=null
+con0=fd:0,fd:1, under setarch -R, as anonsim-record runs them) one after
+another: each starts when the one before has printed "anonsim-phase
+work-done", and is then frozen (cgroup freezer) so that it keeps its
+memory and powers nothing off.  Two runs of 1..MAX UMLs:
+
+  free     a memory cgroup without limit: the memory N UMLs use (cgroup
+           usage; tmpfs = its shmem, page cache of the images by mincore,
+           the rest is overhead), after each one's work-done, and the peak
+           while it booted
+  limited  a memory cgroup of SIZE and a swap file: the first N at which
+           the cgroup's swap (memory.stat, sampled every 0.1 s) is not
+           zero; it stops two N after that
+
+Then runs "anonsim density -s read-copy" on traces of the same image and
+command line (recorded first with anonsim-record unless -t gives them;
+UML N replays trace (N-1) mod K + 1 of K: a guest touches a different
+number of pages from boot to boot, and K traces average that) at the
+same host size and swap (--no-share for private images; overhead
+per UML as measured at N = 1 unless --overhead), and compares: the
+density (largest N without a swap-out) must be equal and the memory
+curve within the tolerance at every N.
+
+  -i, --image FILE      the image (mkimage-busybox.sh or mkimage-debian.sh)
+  -l, --layout L        private: a fresh copy of the image per UML; cow: a
+                        fresh copy-on-write layer per UML over the one image
+                        (default: private)
+  -m, --host-mem SIZE   memory cgroup limit of the limited run, e.g. 160M
+      --swap SIZE       swap file of the limited run (default: 256M)
+  -n, --max N           at most N UMLs (default: 8)
+      --mem SIZE        UML memory, mem= (default: 64M)
+      --init PATH       the guest's init (default: /sbin/anonsim-init)
+  -t, --trace FILE      a trace of the same image and command line
+                        (repeatable; default: record --record of them,
+                        each from a fresh copy or layer)
+  -r, --record K        traces to record (default: 4)
+      --overhead SIZE   the model's memory per UML beyond tmpfs and page
+                        cache (default: measured at N = 1)
+      --tolerance PCT   allowed difference of the memory curve (default: 5)
+      --label NAME      series name in the outputs (default: the image's
+                        name and the layout)
+  -o, --output DIR      where the results go (made if missing)
+  -d, --dir DIR         scratch directory's parent, on a disk filesystem
+                        (default: \$TMPDIR, else /var/tmp)
+      --tools DIR       the built recorder (anonsim-rec-host, uml_preload.so;
+                        default: this script's directory)
+      --anonsim PATH    the anonsim command (default: \$ANONSIM, else
+                        anonsim on PATH)
+      --uml PATH        the UML binary (default: /usr/bin/linux)
+      --timeout S       most seconds for one UML to reach work-done
+                        (default: 300)
+      --from DIR        boot nothing: compare the model with the real
+                        figures of an earlier run's output DIR (its
+                        params, real-*.csv and trace-*.gz)
+  -h, --help            this text
+
+Outputs in DIR: params (the run's layout, sizes and label), real-free.csv and real-limited.csv (per N: seconds to
+work-done, cgroup usage and peak, shmem, image page cache, swap, all in
+bytes, and seconds from UML N's start to the first swap seen while it
+booted), series.csv (the cgroup's memory every 0.1 s of both runs), model-free.csv and model.csv (anonsim density --csv, memory
+unlimited and on the host given), compare.csv (real beside model
+per N), density.csv (both as series of plots/density.gp), trace-K.gz
+(when recorded), summary.txt.  Everything the run made on the host (UMLs,
+cgroups, swap file, scratch images, paused DAMON reclaim) is undone at
+exit and on INT, TERM and HUP.
+
+Exit status: 0 density equal and curve within tolerance; 1 usage error;
+2 --from DIR without an earlier run's output; 4 a figure missed its
+target (the summary says which); 5 a system or UML failure; 77 cannot
+run here (not Linux, not root, no cgroup v1 memory controller or
+freezer, no UML).
+USAGE
+}
+
+usage_error() { hl_log "$* (see --help)"; exit 1; }
+fail() { hl_log "$*"; exit 5; }
+
+image= layout=private hostmem= swap=256M max=8 mem=64M init=/sbin/anonsim-init
+traces= nrec=4 overhead= tol=5 label= outdir= parent=${TMPDIR:-/var/tmp} tools=$here
+anonsim=${ANONSIM:-} uml=/usr/bin/linux timeout_s=300 from=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) usage; exit 0 ;;
+	-i|--image|-l|--layout|-m|--host-mem|--swap|-n|--max|--mem|--init|-t|--trace|-r|--record|\
+	--overhead|--tolerance|--label|-o|--output|-d|--dir|--tools|--anonsim|--uml|--timeout|--from)
+		[ $# -ge 2 ] || usage_error "$1 needs an argument"
+		case $1 in
+		-i|--image) image=$2 ;;
+		-l|--layout) layout=$2 ;;
+		-m|--host-mem) hostmem=$2 ;;
+		--swap) swap=$2 ;;
+		-n|--max) max=$2 ;;
+		--mem) mem=$2 ;;
+		--init) init=$2 ;;
+		-t|--trace) [ -f "$2" ] || usage_error "trace $2 not found"
+			traces="$traces $2" ;;
+		-r|--record) nrec=$2 ;;
+		--overhead) overhead=$2 ;;
+		--tolerance) tol=$2 ;;
+		--label) label=$2 ;;
+		-o|--output) outdir=$2 ;;
+		-d|--dir) parent=$2 ;;
+		--tools) tools=$2 ;;
+		--anonsim) anonsim=$2 ;;
+		--uml) uml=$2 ;;
+		--timeout) timeout_s=$2 ;;
+		--from) from=$2 ;;
+		esac
+		shift 2 ;;
+	*) usage_error "unknown argument '$1'" ;;
+	esac
+done
+[ -n "$outdir" ] || usage_error "no output directory (-o)"
+if [ -n "$from" ]; then
+	# the parameters of the earlier run, which the model must share
+	for f in params real-free.csv real-limited.csv; do
+		[ -f "$from/$f" ] || { hl_log "$from/$f: not found (not a density-real.sh output)"; exit 2; }
+	done
+	param() { sed -n "s/^$1=//p" "$from/params"; }
+	layout=$(param layout) hostmem=$(param host_mem) swap=$(param swap) max=$(param max)
+	[ -n "$label" ] || label=$(param label)
+	[ -n "$traces" ] || traces=$(ls "$from"/trace-*.gz 2>/dev/null | sort -V | tr '\n' ' ')
+	[ -n "$traces" ] || usage_error "no trace: no $from/trace-*.gz; give -t"
+	image=-
+else
+	[ -n "$image" ] || usage_error "no image (-i)"
+	[ -f "$image" ] || usage_error "image $image not found"
+	[ -n "$hostmem" ] || usage_error "no host memory (-m)"
+fi
+case $layout in private|cow) ;; *) usage_error "--layout: private or cow, not '$layout'" ;; esac
+limit=$(hl_to_bytes "$hostmem") || usage_error "-m: not a size: '$hostmem'"
+swap_bytes=$(hl_to_bytes "$swap") || usage_error "--swap: not a size: '$swap'"
+[ "$swap_bytes" -ge 1048576 ] || usage_error "--swap: at least 1M"
+hl_to_bytes "$mem" >/dev/null || usage_error "--mem: not a size: '$mem'"
+case $max in ''|*[!0-9]*|0) usage_error "--max: a number of UMLs from 1" ;; esac
+case $timeout_s in ''|*[!0-9]*|0) usage_error "--timeout: seconds from 1" ;; esac
+case $tol in ''|*[!0-9.]*) usage_error "--tolerance: a percentage" ;; esac
+[ -z "$overhead" ] || hl_to_bytes "$overhead" >/dev/null || usage_error "--overhead: not a size: '$overhead'"
+case $nrec in ''|*[!0-9]*|0) usage_error "--record: a number of traces from 1" ;; esac
+if [ -z "$anonsim" ]; then
+	anonsim=$(command -v anonsim || true)
+	[ -n "$anonsim" ] || [ ! -x "$here/../../anonsim" ] || anonsim=$here/../../anonsim
+fi
+[ -n "$anonsim" ] && [ -x "$anonsim" ] || usage_error "no anonsim command: build it, or give --anonsim"
+[ -n "$label" ] || label=$(basename "$image" | sed 's/\.[^.]*$//; s/[^A-Za-z0-9_.-]/_/g')-$layout
+case $label in *[!A-Za-z0-9_.-]*) usage_error "--label: letters, digits, _ . - only" ;; esac
+mkdir -p "$outdir" || fail "cannot make $outdir"
+outdir=$(cd "$outdir" && pwd -P)
+if [ -z "$from" ]; then
+	hl_require "$uml"
+	rechost=$tools/anonsim-rec-host
+	[ -x "$rechost" ] || fail "$rechost not found: build the recorder (make) or give --tools"
+	image=$(cd "$(dirname "$image")" && pwd -P)/$(basename "$image")
+	hl_traps
+	hl_scratch_open "$parent" || fail "cannot make a scratch directory under $parent"
+	printf 'layout=%s\nhost_mem=%s\nswap=%s\nmax=%s\nmem=%s\nlabel=%s\nimage=%s\n' \
+		"$layout" "$limit" "$swap_bytes" "$max" "$mem" "$label" "$(basename "$image")" >"$outdir/params"
+else
+	from=$(cd "$from" && pwd -P)
+	if [ "$from" != "$outdir" ]; then
+		cp "$from/params" "$from/real-free.csv" "$from/real-limited.csv" "$outdir/" ||
+			fail "cannot copy $from into $outdir"
+	fi
+fi
+
+now() { date +%s.%N; }
+mib() { awk -v b="$1" 'BEGIN { printf "%.3f", b / 1048576 }'; }
+
+# ---- the disks: a fresh copy or layer per UML ---------------------------------------
+# disk_arg K: the ubd0= value of UML K.
+disk_arg() {
+	if [ "$layout" = private ]; then
+		echo "$hl_scratch/disk-$1.img"
+	else
+		echo "$hl_scratch/disk-$1.cow,$image"
+	fi
+}
+
+disks_make() {	# N: fresh disks 1..N (a private copy, or no layer yet), no page cache
+	_k=1
+	while [ "$_k" -le "$1" ]; do
+		rm -f "$hl_scratch/disk-$_k.img" "$hl_scratch/disk-$_k.cow"
+		if [ "$layout" = private ]; then
+			cp --sparse=always "$image" "$hl_scratch/disk-$_k.img" || return 1
+			"$rechost" evict "$hl_scratch/disk-$_k.img" || return 1
+		fi
+		_k=$((_k + 1))
+	done
+	"$rechost" evict "$image" || return 1
+	# The UML binary's page cache, one copy for all UMLs, is charged to
+	# the cgroup that reads it first: read here, outside the run's cgroup,
+	# it is charged to neither run (the model has no one-off cost).
+	cat "$uml" >/dev/null
+}
+
+disks_cached_pages() {	# N: page cache of the disks of UMLs 1..N (and the shared image)
+	_sum=0
+	[ "$layout" = private ] || _sum=$("$rechost" resident "$image")
+	_k=1
+	while [ "$_k" -le "$1" ]; do
+		for _f in "$hl_scratch/disk-$_k.img" "$hl_scratch/disk-$_k.cow"; do
+			[ -f "$_f" ] && _sum=$((_sum + $("$rechost" resident "$_f")))
+		done
+		_k=$((_k + 1))
+	done
+	echo "$_sum"
+}
+
+uml_args() {	# K
+	echo "mem=$mem ubd0=$(disk_arg "$1") root=/dev/ubda rw init=$init con=null con0=fd:0,fd:1"
+}
+
+# ---- the trace --------------------------------------------------------------------------
+if [ -z "$from" ] && [ -z "$traces" ]; then
+	[ -f "$tools/uml_preload.so" ] || fail "$tools/uml_preload.so not found: build the recorder"
+	# paused here for the recordings and the runs (a recorder killed on a
+	# signal could not switch it on again)
+	hl_damon_pause
+	case $hl_damon_state in
+	paused) note="recorded by density-real.sh, which paused the host's DAMON proactive reclaim for its run" ;;
+	*) note="recorded by density-real.sh; the host's DAMON proactive reclaim: $hl_damon_state" ;;
+	esac
+	j=1
+	while [ "$j" -le "$nrec" ]; do
+		disks_make 1 || fail "cannot make a disk in $hl_scratch"
+		hl_log "recording trace $j of $nrec: $uml $(uml_args 1)"
+		# shellcheck disable=SC2046
+		hl_run record env TMPDIR="$hl_scratch" sh "$here/anonsim-record" --tools "$tools" \
+			--timeout "$timeout_s" --note "$note" -o "$outdir/trace-$j.gz" -- "$uml" $(uml_args 1) ||
+			fail "recording trace $j failed"
+		hl_umls_kill
+		traces="$traces $outdir/trace-$j.gz"
+		j=$((j + 1))
+	done
+fi
+
+# ---- one run: UMLs 1..MAX, each started when the one before is done ---------------
+# Appends to real-PHASE.csv: N, seconds to work-done, usage, peak usage,
+# shmem, image page cache, swap (bytes), seconds to the first swap-out
+# (after UML N started; empty if none).
+series=$outdir/series.csv
+
+sample() {	# RUN T0 N: one row of the series; sets s_usage s_swap
+	s_usage=$(hl_memcg_read memory.usage_in_bytes)
+	set -- "$@" $(hl_memcg_stat)
+	s_swap=$7
+	awk -v r="$1" -v t0="$2" -v t="$(now)" -v n="$3" -v u="$s_usage" -v w="$s_swap" \
+	    -v sh="$4" -v c="$5" -v rs="$6" 'BEGIN {
+		m = 1048576
+		printf "%s,%.2f,%d,%.3f,%.3f,%.3f,%.3f,%.3f\n", r, t - t0, n, u / m, w / m, sh / m, (c - sh) / m, rs / m }' >>"$series"
+}
+
+run() {	# PHASE LIMIT
+	phase=$1
+	out=$outdir/real-$phase.csv
+	echo "instances,boot_s,usage_bytes,peak_bytes,shmem_bytes,image_cache_bytes,swap_bytes,first_swap_out_s" >"$out"
+	disks_make "$max" || fail "cannot make the disks in $hl_scratch"
+	hl_memcg_open "$2" || fail "cannot make the memory cgroup"
+	t0=$(now)
+	swapping=0
+	k=1
+	while [ "$k" -le "$max" ]; do
+		hl_freezer_new "$k" || fail "cannot make a freezer cgroup"
+		fz=$hl_fz
+		con=$hl_scratch/console-$phase-$k
+		echo 0 >"$hl_memcg/memory.max_usage_in_bytes"
+		ts=$(now) first=
+		# shellcheck disable=SC2046
+		hl_uml_start "$fz" "$con" "$uml" $(uml_args "$k")
+		while :; do
+			sample "$phase" "$t0" "$k"
+			[ -n "$first" ] || [ "$s_swap" -eq 0 ] ||
+				first=$(awk -v a="$ts" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+			if grep -q 'anonsim-phase work-done' "$con"; then
+				hl_freeze "$fz" || fail "cannot freeze UML $k"
+				# frozen before it powered off (a second after
+				# work-done), or the figures would not be its own
+				kill -0 "$hl_pid" 2>/dev/null && ! grep -qi 'power down\|halted' "$con" ||
+					fail "UML $k ($phase run) powered off before it was frozen"
+				break
+			fi
+			kill -0 "$hl_pid" 2>/dev/null ||
+				fail "UML $k ($phase run) ended before work-done; its console: $(tail -n 5 "$con" | tr '\n' ' ')"
+			elapsed=$(awk -v a="$ts" -v b="$(now)" 'BEGIN { printf "%d", b - a }')
+			[ "$elapsed" -lt "$timeout_s" ] ||
+				fail "UML $k ($phase run) did not reach work-done in $timeout_s s"
+			sleep 0.1
+		done
+		boot=$(awk -v a="$ts" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+		sample "$phase" "$t0" "$k"
+		[ -n "$first" ] || [ "$s_swap" -eq 0 ] || first=$boot
+		set -- $(hl_memcg_stat)
+		cached=$(disks_cached_pages "$k")
+		echo "$k,$boot,$s_usage,$(hl_memcg_read memory.max_usage_in_bytes),$1,$((cached * 4096)),$s_swap,$first" >>"$out"
+		hl_log "$phase run: UML $k at work-done after $boot s: $(mib "$s_usage") MiB used, swap $(mib "$s_swap") MiB"
+		if [ -n "$first" ]; then
+			swapping=$((swapping + 1))
+			# as anonsim density: stop after two N that swap
+			[ "$swapping" -lt 2 ] || break
+		else
+			swapping=0
+		fi
+		k=$((k + 1))
+	done
+	hl_umls_kill
+	hl_memcg_close
+}
+
+if [ -z "$from" ]; then
+	echo "run,t_s,instances,usage_mib,swap_mib,shmem_mib,cache_mib,rss_mib" >"$series"
+	[ -n "$hl_damon_state" ] || hl_damon_pause
+	hl_log "free run: up to $max UMLs, $layout disks of $image"
+	run free -1
+	hl_swap_open "$swap_bytes" || fail "cannot make and swap on a swap file in $hl_scratch"
+	hl_log "limited run: memory cgroup of $hostmem, swap $swap"
+	run limited "$limit"
+	hl_swap_close
+fi
+# the first N whose boot saw swap
+limited_swapped=$(awk -F, 'NR > 1 && $8 != "" { print $1; exit }' "$outdir/real-limited.csv")
+
+# ---- the model ------------------------------------------------------------------------
+if [ -z "$overhead" ]; then
+	# what UML 1 used beyond its tmpfs and the image page cache (bytes)
+	overhead=$(awk -F, 'NR == 2 { v = $3 - $5 - $6; print (v > 0 ? v : 0) }' "$outdir/real-free.csv")
+fi
+ov_bytes=$(hl_to_bytes "$overhead")
+ov_kib=$(( (ov_bytes + 1023) / 1024 ))
+share=
+[ "$layout" = cow ] || share=--no-share
+# as the real runs: memory unlimited (the curve; anonsim density stops
+# two N after the first that swaps), then the host given (the density)
+"$anonsim" density --csv -q -s read-copy --max "$max" $share --overhead "${ov_kib}K" \
+	-o "$outdir/model-free.csv" $traces &&
+"$anonsim" density --csv -q -s read-copy -m "$limit" --swap "$swap_bytes" --max "$max" \
+	$share --overhead "${ov_kib}K" -o "$outdir/model.csv" $traces ||
+	fail "anonsim density failed on$traces"
+
+# ---- real beside model ------------------------------------------------------------------
+# the model starts UML N when the trace of UML N-1 ends: at (N-1) x its last event
+last_us=
+for t in $traces; do
+	l=$("$anonsim" trace stat "$t" | sed -n 's/^duration: .* last at \([0-9]*\))$/\1/p')
+	[ -n "$l" ] || fail "anonsim trace stat $t: no duration"
+	last_us="$last_us $l"
+done
+awk -F, -v label="$label" -v tol="$tol" -v hostmib="$(mib "$limit")" \
+    -v rswap="$limited_swapped" -v max="$max" -v ov="$(mib "$ov_bytes")" \
+    -v last="$last_us" -v out="$outdir" '
+# MiB to the 3 decimals printed: differences are those of the figures shown
+function m(b) { return sprintf("%.3f", b / 1048576) + 0 }
+function pct(r, s) { return r > 0 ? (s - r) / r * 100 : 0 }
+function abs(x) { return x < 0 ? -x : x }
+FNR == 1 { next }
+FILENAME ~ /real-free/ { n = $1; free_n[n] = 1; use[n] = m($3); peak[n] = m($4); tm[n] = m($5)
+	cache[n] = m($6); over[n] = m($3 - $5 - $6); next }
+FILENAME ~ /real-limited/ { lim_swap[$1] = m($7); lim_first[$1] = $8; lim_seen[$1] = 1; next }
+FILENAME ~ /model-free\.csv$/ { mt[$2] = m($8 * 1048576); mp[$2] = m($9 * 1048576); mrow[$2] = $0; next }
+FILENAME ~ /model\.csv$/ { ms[$2] = $10; mouts[$2] = $11; mfirst_n[$2] = $12
+	if ($11 > 0 && mfirst == "") mfirst = $12
+	if ($11 > 0) mdens = $14; next }
+END {
+	rdens = rswap != "" ? rswap - 1 : ""
+	cmp = out "/compare.csv"; dcsv = out "/density.csv"
+	print "instances,real_mib,model_mib,diff_pct,real_peak_mib,model_peak_mib,peak_diff_pct,real_swap_mib,model_swap_mib,real_swapped,model_swapped" > cmp
+	print "strategy,instances,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,overhead_mib,total_mib,peak_total_mib,swap_used_mib,swap_outs,first_swap_out_s,host_mem_mib,density" > dcsv
+	for (n = 1; n <= max; n++) {
+		if (!(n in free_n)) continue
+		d = pct(use[n], mt[n]); dp = pct(peak[n], mp[n])
+		if (abs(d) >= worst) { worst = abs(d); wn = n }
+		if (abs(dp) >= pworst) { pworst = abs(dp); pwn = n }
+		rsw = n in lim_seen ? sprintf("%.3f", lim_swap[n]) : ""
+		rs = n in lim_seen ? (lim_first[n] != "" ? "yes" : "no") : ""
+		msw = n in mouts ? sprintf("%.3f", ms[n]) : ""
+		mss = n in mouts ? (mouts[n] > 0 ? "yes" : "no") : ""
+		printf "%d,%.3f,%.3f,%+.2f,%.3f,%.3f,%+.2f,%s,%s,%s,%s\n", n, use[n], mt[n], d, peak[n], mp[n], dp,
+			rsw, msw, rs, mss > cmp
+		printf "%s-real,%d,%.3f,%.3f,0,0,%.3f,%.3f,%.3f,%s,,,%.3f,%s\n", label, n, tm[n], cache[n], over[n],
+			use[n], peak[n], rsw, hostmib, rdens > dcsv
+	}
+	# the model: memory from the unlimited sweep, swap from the host given
+	for (n = 1; n <= max; n++) {
+		if (!(n in mrow)) continue
+		split(mrow[n], f, ",")
+		printf "%s-model,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s\n", label, n, f[3], f[4], f[5], f[6], f[7],
+			f[8], f[9], n in mouts ? ms[n] : "", n in mouts ? mouts[n] : "", n in mouts ? mfirst_n[n] : "",
+			hostmib, mdens > dcsv
+	}
+	# a density is known once a run swapped within its N
+	ok = rdens == mdens && rdens != "" && worst <= tol
+	printf "%s: host %s MiB, model overhead %.2f MiB per UML\n", label, hostmib, ov
+	printf "density: real %s, model %s%s\n", rdens != "" ? rdens : ">=" max, mdens != "" ? mdens : ">=" max,
+		rdens == mdens ? (rdens != "" ? " (equal)" : " (neither swapped: not measured)") : " (DIFFER)"
+	printf "memory after each boot: largest difference %.2f%% (N = %d), tolerance %s%%%s\n", worst, wn, tol,
+		worst <= tol ? "" : " (BEYOND)"
+	printf "peak while booting: largest difference %.2f%% (N = %d)\n", pworst, pwn
+	if (rswap != "")
+		printf "first swap-out, real: UML %d, %s s after it started (wall clock)\n", rswap, lim_first[rswap]
+	if (mfirst != "") {
+		# UML k starts as the trace of UML k-1 ends
+		nt = split(last, len, " ")
+		t = mfirst * 1e6
+		for (k = 1; t >= len[(k - 1) % nt + 1]; k++)
+			t -= len[(k - 1) % nt + 1]
+		printf "first swap-out, model: UML %d, %.2f s into its trace\n", k, t / 1e6
+	}
+	exit ok ? 0 : 4
+}' "$outdir/real-free.csv" "$outdir/real-limited.csv" "$outdir/model-free.csv" "$outdir/model.csv" \
+	>"$outdir/summary.txt"
+status=$?
+cat "$outdir/summary.txt"
+exit $status

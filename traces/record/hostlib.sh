@@ -1,0 +1,217 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# hostlib.sh - what a run of real UMLs changes on the host, and its undoing.
+# Sourced by the scripts of traces/record; POSIX sh.
+#
+# A memory cgroup (v1) with or without a limit, a freezer cgroup per UML,
+# a swap file, DAMON proactive reclaim paused, scratch files: each is
+# registered as it is made, and hl_cleanup undoes them all (kills the UMLs
+# first, so swapoff has nothing to read back), on exit and on INT, TERM and
+# HUP once hl_traps has run.  hl_cleanup may run more than once.
+
+HL_MEMCG=/sys/fs/cgroup/memory
+HL_FREEZER=/sys/fs/cgroup/freezer
+hl_memcg=	# the memory cgroup of this run
+hl_freezers=	# freezer cgroups, one per UML
+hl_swap=	# the swap file, swapped on
+hl_scratch=	# the scratch directory, removed with all it holds
+hl_damon=	# DAMON contexts switched off, switched on again
+hl_damon_state=	# after hl_damon_pause: none, paused or running
+hl_child=	# a long foreground command, killed on a signal
+hl_pids=	# every UML started (for their ~/.uml directories)
+
+hl_log() { echo "${HL_NAME:-hostlib}: $*" >&2; }
+
+# Root, Linux, cgroup v1 memory and freezer controllers, UML: else say why
+# and exit 77 (the test suite's "skipped").
+hl_require() {	# UML-BINARY
+	[ "$(uname -s)" = Linux ] || { hl_log "SKIP: needs a Linux host"; exit 77; }
+	[ "$(id -u)" = 0 ] || { hl_log "SKIP: needs root (memory cgroup, swap file)"; exit 77; }
+	[ -f "$HL_MEMCG/memory.limit_in_bytes" ] && [ -f "$HL_MEMCG/memory.memsw.limit_in_bytes" ] ||
+		{ hl_log "SKIP: needs the cgroup v1 memory controller with swap accounting at $HL_MEMCG"; exit 77; }
+	[ -f "$HL_FREEZER/freezer.state" ] || [ -d "$HL_FREEZER" ] ||
+		{ hl_log "SKIP: needs the cgroup v1 freezer at $HL_FREEZER"; exit 77; }
+	command -v "$1" >/dev/null 2>&1 || { hl_log "SKIP: UML binary $1 not found (Debian: user-mode-linux)"; exit 77; }
+	command -v setarch >/dev/null 2>&1 || { hl_log "SKIP: setarch (util-linux) not found"; exit 77; }
+	command -v mkswap >/dev/null 2>&1 || { hl_log "SKIP: mkswap (util-linux) not found"; exit 77; }
+}
+
+hl_traps() {
+	trap hl_cleanup EXIT
+	trap 'hl_cleanup; trap - EXIT; exit 130' INT
+	trap 'hl_cleanup; trap - EXIT; exit 143' TERM
+	trap 'hl_cleanup; trap - EXIT; exit 129' HUP
+}
+
+# A command run in a freezer cgroup of its own and waited for, so that a
+# signal is handled at once and cleanup kills it with every process it
+# started (a recording's UML among them).
+hl_run() {	# NAME COMMAND...
+	hl_freezer_new "$1" || return 1
+	shift
+	sh -c 'echo $$ >"$1/cgroup.procs" || exit 126; shift; exec "$@"' sh "$hl_fz" "$@" &
+	hl_child=$!
+	wait "$hl_child"
+	_st=$?
+	hl_child=
+	return $_st
+}
+
+hl_to_bytes() {
+	case $1 in
+	*[kK]) echo $(( ${1%?} * 1024 )) ;;
+	*[mM]) echo $(( ${1%?} * 1048576 )) ;;
+	*[gG]) echo $(( ${1%?} * 1073741824 )) ;;
+	*[!0-9]*|'') return 1 ;;
+	*) echo "$1" ;;
+	esac
+}
+
+hl_scratch_open() {	# PARENT: a scratch directory on PARENT (not a tmpfs)
+	[ "$(stat -f -c %T "$1" 2>/dev/null)" != tmpfs ] ||
+		{ hl_log "$1 is a tmpfs: images need a disk filesystem (-d)"; return 1; }
+	hl_scratch=$(mktemp -d "$1/anonsim-density.XXXXXX") || { hl_scratch=; return 1; }
+}
+
+# The host's DAMON proactive reclaim drops page cache at times of its own
+# (a virtual machine may run a context that pages out cold memory): paused
+# for a run.  hl_damon_state: none (no context on), paused, or running
+# (one could not be paused).
+hl_damon_pause() {
+	hl_damon_state=none
+	for _s in /sys/kernel/mm/damon/admin/kdamonds/*/state; do
+		[ -f "$_s" ] && [ "$(cat "$_s")" = on ] || continue
+		if echo off >"$_s" 2>/dev/null; then
+			hl_damon="$hl_damon $_s"
+			[ "$hl_damon_state" = running ] || hl_damon_state=paused
+		else
+			hl_damon_state=running
+			hl_log "warning: cannot pause the DAMON context of $_s;" \
+			       "the page cache measured may be lower than the run's"
+		fi
+	done
+}
+
+hl_damon_resume() {
+	for _s in $hl_damon; do echo on >"$_s" 2>/dev/null || true; done
+	hl_damon=
+}
+
+# The memory cgroup: LIMIT bytes, or -1 for none (memory and swap together
+# unlimited either way).
+hl_memcg_open() {	# LIMIT
+	hl_memcg=$HL_MEMCG/anonsim-density.$$
+	mkdir "$hl_memcg" || { hl_memcg=; return 1; }
+	echo "$1" >"$hl_memcg/memory.limit_in_bytes" ||
+		{ hl_log "cannot set $hl_memcg/memory.limit_in_bytes to $1"; return 1; }
+}
+
+hl_memcg_read() {	# FILE (under the memory cgroup): its number
+	cat "$hl_memcg/$1"
+}
+
+# "shmem cache rss swap" of the memory cgroup's memory.stat, in bytes.
+hl_memcg_stat() {
+	awk '$1 == "shmem" { s = $2 } $1 == "cache" { c = $2 } $1 == "rss" { r = $2 }
+	     $1 == "swap" { w = $2 } END { print s + 0, c + 0, r + 0, w + 0 }' "$hl_memcg/memory.stat"
+}
+
+# Kill every process of the cgroup DIR (frozen ones die when thawed) and
+# wait until it is empty.
+hl_group_kill() {	# DIR
+	for _try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 \
+		    21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40; do
+		_p=$(cat "$1/cgroup.procs" 2>/dev/null)
+		[ -n "$_p" ] || return 0
+		kill -9 $_p 2>/dev/null
+		[ ! -f "$1/freezer.state" ] || echo THAWED >"$1/freezer.state" 2>/dev/null
+		sleep 0.1
+	done
+	hl_log "warning: processes left in $1: $(cat "$1/cgroup.procs" 2>/dev/null | tr '\n' ' ')"
+}
+
+# A freezer cgroup for one UML: hl_fz.
+hl_freezer_new() {	# NAME
+	hl_fz=$HL_FREEZER/anonsim-density.$$.$1
+	mkdir "$hl_fz" || return 1
+	hl_freezers="$hl_freezers $hl_fz"
+}
+
+hl_freeze() {	# FREEZER-DIR: freeze and wait until frozen
+	echo FROZEN >"$1/freezer.state" || return 1
+	for _try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		[ "$(cat "$1/freezer.state")" = FROZEN ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# Start "setarch -R UML ARGS" in the memory cgroup and the freezer FZ,
+# standard input from /dev/null, console to CONSOLE, TMPDIR unset (UML's
+# memory file in /dev/shm, as in a recording), frozen when it prints
+# "anonsim-phase work-done"; sets hl_pid.
+hl_uml_start() {	# FZ CONSOLE UML ARGS...
+	_fz=$1 _con=$2
+	shift 2
+	sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ >"$2/cgroup.procs" || exit 126
+	       shift 2; exec env -u TMPDIR setarch "$(uname -m)" -R "$@"' \
+		sh "$hl_memcg" "$_fz" "$@" </dev/null >"$_con" 2>&1 &
+	hl_pid=$!
+	hl_pids="$hl_pids $hl_pid"
+	# frozen the moment its console says work-done (tail -f follows the
+	# file with inotify; a polling loop on a busy machine can be slower
+	# than the guest's second before power-off); tail ends with the UML
+	tail --pid="$hl_pid" -n +1 -f "$_con" 2>/dev/null |
+		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state"; } &
+}
+
+# Kill the UMLs of this run, and remove their ~/.uml directories (a UML
+# killed leaves its own).
+hl_umls_kill() {
+	for _f in $hl_freezers; do
+		hl_group_kill "$_f"
+		rmdir "$_f" 2>/dev/null
+	done
+	hl_freezers=
+	[ -z "$hl_memcg" ] || hl_group_kill "$hl_memcg"
+	for _p in $hl_pids; do
+		wait "$_p" 2>/dev/null
+		for _d in "$HOME"/.uml/*/; do
+			[ -f "$_d/pid" ] && [ "$(cat "$_d/pid" 2>/dev/null)" = "$_p" ] && rm -rf "$_d"
+		done
+	done
+	hl_pids=
+}
+
+# A swap file of SIZE bytes in the scratch directory, swapped on.
+hl_swap_open() {	# BYTES
+	_sw=$hl_scratch/swap
+	dd if=/dev/zero of="$_sw" bs=1M count=$(( $1 / 1048576 )) status=none &&
+		chmod 600 "$_sw" && mkswap "$_sw" >/dev/null || return 1
+	swapon "$_sw" || return 1
+	hl_swap=$_sw
+}
+
+hl_swap_close() {
+	[ -z "$hl_swap" ] || swapoff "$hl_swap" || hl_log "warning: swapoff $hl_swap failed"
+	[ -z "$hl_swap" ] || rm -f "$hl_swap"
+	hl_swap=
+}
+
+hl_memcg_close() {
+	[ -n "$hl_memcg" ] || return 0
+	echo -1 >"$hl_memcg/memory.limit_in_bytes" 2>/dev/null
+	echo 0 >"$hl_memcg/memory.force_empty" 2>/dev/null
+	rmdir "$hl_memcg" || hl_log "warning: cannot remove $hl_memcg"
+	hl_memcg=
+}
+
+hl_cleanup() {
+	hl_umls_kill
+	[ -z "$hl_child" ] || wait "$hl_child" 2>/dev/null
+	hl_child=
+	hl_swap_close
+	hl_memcg_close
+	[ -z "$hl_scratch" ] || rm -rf "$hl_scratch"
+	hl_scratch=
+	hl_damon_resume
+}
