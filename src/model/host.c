@@ -461,9 +461,13 @@ static void shrink_lruvec(struct host *h, uint64_t nr[3], uint64_t nr_to_reclaim
 	}
 }
 
-enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_ANON, SCAN_FILE };
+enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_FILE };	/* no SCAN_ANON: swappiness is 60 */
 
-bool host_reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
+/*
+ * Reclaim at least what demand exceeds memory by, 32 pages at least, as a
+ * memory cgroup's charge does.  False if nothing could be reclaimed.
+ */
+static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 {
 	uint64_t reclaimed = 0, deactivated = h->active_file;
 	int prio;
@@ -524,7 +528,7 @@ void host_balance(struct host *h)
 	while (host_total(h) > h->mem_pages) {
 		before = host_total(h);
 		if (!(h->policy == RECLAIM_24 ? reclaim_24(h) :
-		      host_reclaim_modern(h, before - h->mem_pages))) {
+		      reclaim_modern(h, before - h->mem_pages))) {
 			h->oom_pages = h->oom_pages > before - h->mem_pages ?
 				       h->oom_pages : before - h->mem_pages;
 			break;

@@ -127,13 +127,6 @@ void host_sync_tables(struct host *h);
 /* Reclaim until demand fits memory (or nothing is left to reclaim). */
 void host_balance(struct host *h);
 
-/*
- * `modern`: reclaim at least what demand exceeds memory by, 32 pages at
- * least, as a memory cgroup's charge does.  False if nothing
- * could be reclaimed.
- */
-bool host_reclaim_modern(struct host *h, uint64_t nr_to_reclaim);
-
 /* `modern`: @nr file pages were activated (folio_mark_accessed()). */
 void host_note_activate(struct host *h, uint64_t nr);
 

@@ -90,15 +90,6 @@ static inline bool resident(const struct pagecache *pc, uint64_t i)
 	return pc_flags(pc, i) & PC_RESIDENT;
 }
 
-static inline unsigned folio_order(const struct pagecache *pc, uint64_t i)
-{
-	return pc_flags(pc, i) >> PC_ORDER_SHIFT & 0xf;
-}
-
-static inline uint64_t folio_head(const struct pagecache *pc, uint64_t i)
-{
-	return pc_folio_head(pc, i);
-}
 
 /*
  * page_cache_next_miss() (@dir +1) and page_cache_prev_miss() (@dir -1) as
@@ -120,8 +111,8 @@ static uint64_t xa_miss(const struct pagecache *pc, uint64_t index, int dir,
 	uint64_t idx = index, slot = index, n;
 
 	if (index < pc->npages && resident(pc, index) &&
-	    (1ULL << folio_order(pc, index)) < XA_CHUNK)
-		slot = folio_head(pc, index);
+	    pc_folio_pages(pc, index) < XA_CHUNK)
+		slot = pc_folio_head(pc, index);
 	for (n = 0; n < max; n++) {
 		if (n) {
 			bool edge = dir > 0 ? slot % XA_CHUNK == XA_CHUNK - 1 :
@@ -153,7 +144,7 @@ void pagecache_touch(struct host *h, struct pagecache *pc, uint64_t i)
 /* modern: the folio of page @i goes to the active list (folio_activate()). */
 static void activate_folio(struct host *h, struct pagecache *pc, uint64_t i)
 {
-	uint64_t head = folio_head(pc, i), n = 1ULL << folio_order(pc, i), j, nr = 0;
+	uint64_t head = pc_folio_head(pc, i), n = pc_folio_pages(pc, i), j, nr = 0;
 
 	for (j = head; j < head + n; j++) {
 		uint16_t *f = pc_flagsp(pc, j);
@@ -169,7 +160,7 @@ static void activate_folio(struct host *h, struct pagecache *pc, uint64_t i)
 
 void pagecache_deactivate(struct host *h, struct pagecache *pc, uint64_t i)
 {
-	uint64_t head = folio_head(pc, i), n = 1ULL << folio_order(pc, i), j;
+	uint64_t head = pc_folio_head(pc, i), n = pc_folio_pages(pc, i), j;
 
 	for (j = head; j < head + n; j++) {
 		uint16_t *f = pc_flagsp(pc, j);
@@ -191,7 +182,7 @@ static void mark_accessed(struct host *h, struct pagecache *pc, uint64_t i)
 	uint16_t f = pc_flags(pc, i);
 
 	if (!(f & PC_REFERENCED)) {
-		uint64_t head = folio_head(pc, i), n = 1ULL << folio_order(pc, i), j;
+		uint64_t head = pc_folio_head(pc, i), n = pc_folio_pages(pc, i), j;
 
 		for (j = head; j < head + n; j++)
 			*pc_flagsp(pc, j) |= PC_REFERENCED;
@@ -339,7 +330,7 @@ readit:
 static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		     uint64_t index, uint64_t req, struct read_stats *st)
 {
-	uint64_t max = ra->ra_pages, folio = 1ULL << folio_order(pc, index);
+	uint64_t max = ra->ra_pages, folio = pc_folio_pages(pc, index);
 	uint64_t expected, start, align, end, aligned_end;
 
 	*pc_flagsp(pc, index) &= (uint16_t)~PC_RA_MARK;
@@ -379,9 +370,9 @@ static void read_mark_accessed(struct host *h, struct pagecache *pc,
 			       const struct ra_state *ra, uint64_t pos,
 			       uint64_t i, uint64_t *folios)
 {
-	unsigned shift = 12 + folio_order(pc, i);
+	unsigned shift = 12 + pc_folio_order(pc, i);
 
-	if (i != pos >> 12 && i != folio_head(pc, i))
+	if (i != pos >> 12 && i != pc_folio_head(pc, i))
 		return;		/* not the first page of a folio the read meets */
 	if ((*folios)++ % FOLIO_BATCH)
 		return;
@@ -406,7 +397,7 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 			if (!resident(pc, i))	/* nothing read it: a single page */
 				add_folio(h, pc, i, 0, false, i, i + 1, st);
 		}
-		head = folio_head(pc, i);
+		head = pc_folio_head(pc, i);
 		if (pc_flags(pc, head) & PC_RA_MARK)
 			async_ra(h, pc, ra, head, last - head, st);
 		if (!modern)

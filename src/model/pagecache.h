@@ -121,14 +121,19 @@ void pagecache_evict(struct host *h, struct pagecache *pc, uint64_t index);
 void pagecache_deactivate(struct host *h, struct pagecache *pc, uint64_t i);
 
 /* The first page and the number of pages of the folio holding page @i. */
-static inline uint64_t pc_folio_head(const struct pagecache *pc, uint64_t i)
+static inline unsigned pc_folio_order(const struct pagecache *pc, uint64_t i)
 {
-	return i & ~((1ULL << (pc_flags(pc, i) >> PC_ORDER_SHIFT & 0xf)) - 1);
+	return pc_flags(pc, i) >> PC_ORDER_SHIFT & 0xf;
 }
 
 static inline uint64_t pc_folio_pages(const struct pagecache *pc, uint64_t i)
 {
-	return 1ULL << (pc_flags(pc, i) >> PC_ORDER_SHIFT & 0xf);
+	return 1ULL << pc_folio_order(pc, i);
+}
+
+static inline uint64_t pc_folio_head(const struct pagecache *pc, uint64_t i)
+{
+	return i & ~(pc_folio_pages(pc, i) - 1);
 }
 
 #endif
