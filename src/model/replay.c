@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "model/replay.h"
+#include "trace/share.h"
 #include "util/decimal.h"
 #include "util/progress.h"
 #include "util/util.h"
@@ -18,16 +19,19 @@
 #define RECOUNT_EVERY 1024	/* default events between full recounts under --check */
 
 /*
- * One instance and its trace.  The reader is open only while the instance
- * runs (and, for the first instance of each trace, from the start, where
- * the header is read): a sequential replay of N instances holds one.
+ * One instance and its trace, read through the trace's share
+ * (trace/share.h): a trace is open only while instances of it run (and
+ * from the start, where its header is read), once for all of them, so a
+ * sequential replay of N instances holds one reader, and a staggered one
+ * one per distinct trace, however many instances overlap.
  */
 struct cursor {
-	struct trace_reader *r;
+	struct trace_share *sh;
+	struct trace_tap tap;
 	const char *path;
 	const struct trace_header *hdr;	/* outlives the reader */
 	const struct trace_event *ev;
-	bool have, done, started;
+	bool joined, have, done, started;
 	uint64_t start_us;		/* trace time 0 of this instance on the host clock */
 	uint64_t index;			/* events of this trace applied */
 	struct instance in;
@@ -145,7 +149,7 @@ static void note_failure(struct replay_result *res, const struct cursor *cur)
 {
 	char text[TRACE_EVENT_TEXT_MAX];
 
-	trace_format_event(trace_header(cur->r), cur->ev, text, sizeof(text));
+	trace_format_event(cur->hdr, cur->ev, text, sizeof(text));
 	text[strcspn(text, "\n")] = '\0';
 	snprintf(res->fail_at, sizeof(res->fail_at), "%s: event %" PRIu64 " (%s)",
 		 cur->path, cur->index, text);
@@ -173,23 +177,29 @@ static void series_line(FILE *f, const char *label, const struct host *h)
 	fprintf(f, ",%s\n", fmt_mib(b, h->swap_used));
 }
 
-/* The next event of @c's trace; at its end the reader is closed. */
-static int fetch(struct cursor *c, char *err, size_t errlen)
+/*
+ * The next event of @c's trace, joining its share at the first (@overlap:
+ * other instances of it may run meanwhile); at its end @c leaves.
+ */
+static int fetch(struct cursor *c, bool overlap, char *err, size_t errlen)
 {
 	int rc;
 
-	if (!c->r && !(c->r = trace_open(c->path, err, errlen)))
-		return -1;
-	rc = trace_next(c->r, &c->ev);
+	if (!c->joined) {
+		if (trace_tap_join(c->sh, &c->tap, overlap, err, errlen))
+			return -1;
+		c->joined = true;
+	}
+	rc = trace_tap_next(&c->tap, &c->ev);
 	if (rc < 0) {
-		snprintf(err, errlen, "%s", trace_error(c->r));
+		snprintf(err, errlen, "%s", trace_tap_error(&c->tap));
 		return -1;
 	}
 	c->have = rc > 0;
 	c->done = rc == 0;
 	if (c->done) {
-		trace_close(c->r);
-		c->r = NULL;
+		trace_tap_leave(&c->tap);
+		c->joined = false;
 	}
 	return 0;
 }
@@ -303,9 +313,11 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	       enum anon_variant variant, const struct replay_opts *o,
 	       struct replay_result *res, char *err, size_t errlen)
 {
-	unsigned n = npaths * (o->copies ? o->copies : 1), i, nstarted = 0;
+	unsigned n = npaths * (o->copies ? o->copies : 1), i, j, nstarted = 0;
+	bool overlap = o->stagger_us >= 0;
 	struct cursor *c;
-	struct trace_header *hdrs;
+	struct trace_share **shares;	/* by path; a path given twice shares one */
+	unsigned *taps;
 	struct merge q = { NULL, 0 };
 	struct host h;
 	uint64_t next_series = 0, prev_end = 0, nev = 0;
@@ -321,7 +333,8 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 		 s->has_variants ? (variant == ANON_POSTED ? "/posted" : "/fixed") : "");
 	xalloc_trace(paths[0]);
 	c = xcalloc(n, sizeof(*c), "the instances' cursors");
-	hdrs = xcalloc(npaths, sizeof(*hdrs), "the traces' headers");
+	shares = xcalloc(npaths, sizeof(*shares), "the traces' readers");
+	taps = xcalloc(npaths, sizeof(*taps), "the traces' readers");
 	q.v = xcalloc(n, sizeof(*q.v), "the queue of instances");
 	host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy,
 		  o->geom ? o->geom : &shmem_geom_x86_64);
@@ -331,24 +344,33 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 
 	/* each trace's header, read up front: a missing file or a bad header
 	 * is found before anything runs */
+	for (j = 0; j < npaths; j++) {
+		for (i = 0; i < j && strcmp(paths[i], paths[j]); i++)
+			;
+		taps[i] += n / npaths;
+	}
+	for (j = 0; j < npaths; j++) {
+		if (!taps[j])
+			continue;	/* the same path as one before */
+		shares[j] = trace_share_open(paths[j], taps[j], err, errlen);
+		if (!shares[j])
+			goto out;
+	}
 	for (i = 0; i < n; i++) {
+		for (j = 0; !shares[j] || strcmp(paths[j], paths[i % npaths]); j++)
+			;
 		c[i].path = paths[i % npaths];
-		c[i].hdr = &hdrs[i % npaths];
+		c[i].sh = shares[j];
+		c[i].hdr = trace_share_header(shares[j]);
 		if (o->stagger_us >= 0)
 			c[i].start_us = (uint64_t)o->stagger_us * i;
-	}
-	for (i = 0; i < npaths && i < n; i++) {
-		c[i].r = trace_open(c[i].path, err, errlen);
-		if (!c[i].r)
-			goto out;
-		hdrs[i] = *trace_header(c[i].r);
 	}
 	/* instances start when their first event comes due (or, one after
 	 * another, when the previous one's trace has ended); a trace's first
 	 * instance reads its first event now, the others when they open */
 	if (o->stagger_us >= 0) {
 		for (i = 0; i < n; i++) {
-			if (i < npaths && fetch(&c[i], err, errlen))
+			if (i < npaths && fetch(&c[i], overlap, err, errlen))
 				goto out;
 			if (i >= npaths || c[i].have)
 				merge_push(&q, c, i);
@@ -366,7 +388,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				break;
 			i = nstarted++;
 			c[i].start_us = prev_end;
-			if (fetch(&c[i], err, errlen))
+			if (fetch(&c[i], overlap, err, errlen))
 				goto out;
 			if (c[i].have)
 				merge_push(&q, c, i);
@@ -378,7 +400,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 		cur = &c[k];
 		if (!cur->have) {
 			/* a staggered instance whose start has come: open its trace */
-			if (fetch(cur, err, errlen))
+			if (fetch(cur, overlap, err, errlen))
 				goto out;
 			merge_update_top(&q, c, cur->have);
 			continue;
@@ -427,7 +449,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				 progress_name(cur->path));
 			progress_show(&prog, what, nev, o->progress_events, "events");
 		}
-		if (fetch(cur, err, errlen))
+		if (fetch(cur, overlap, err, errlen))
 			goto out;
 		merge_update_top(&q, c, cur->have);
 		if (cur->done) {
@@ -464,11 +486,17 @@ out:
 	for (i = 0; i < n; i++) {
 		if (rc && c[i].started)
 			instance_teardown(&c[i].in);
-		if (c[i].r)
-			trace_close(c[i].r);
+		if (c[i].joined)
+			trace_tap_leave(&c[i].tap);
+	}
+	for (j = 0; j < npaths; j++) {
+		if (shares[j])
+			res->readers += trace_share_opens(shares[j]);
+		trace_share_close(shares[j]);
 	}
 	free(c);
-	free(hdrs);
+	free(shares);
+	free(taps);
 	free(q.v);
 	free(h.owners);
 	h.owners = NULL;
