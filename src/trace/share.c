@@ -144,6 +144,16 @@ const struct trace_header *trace_share_header(const struct trace_share *s)
 	return &s->hdr;
 }
 
+size_t trace_share_chunks(const struct trace_share *s)
+{
+	const struct share_chunk *c;
+	size_t n = 0;
+
+	for (c = s->head; c; c = c->next)
+		n++;
+	return n;
+}
+
 unsigned trace_share_opens(const struct trace_share *s)
 {
 	return s->opens;

@@ -51,6 +51,9 @@ struct trace_share *trace_share_open(const char *path, unsigned taps,
 
 const struct trace_header *trace_share_header(const struct trace_share *s);
 
+/* Chunks the window holds now. */
+size_t trace_share_chunks(const struct trace_share *s);
+
 /* Distinct readers opened so far (the one opened for the header counts). */
 unsigned trace_share_opens(const struct trace_share *s);
 
