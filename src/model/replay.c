@@ -20,10 +20,11 @@
 
 /*
  * One instance and its trace, read through the trace's share
- * (trace/share.h): a trace is open only while instances of it run (and
- * from the start, where its header is read), once for all of them, so a
- * sequential replay of N instances holds one reader, and a staggered one
- * one per distinct trace, however many instances overlap.
+ * (trace/share.h): each distinct trace is decoded once, by one reader
+ * (with one read-ahead thread) opened at the start, where its header is
+ * read, and closed at the trace's end, however many instances of it run,
+ * one after another or at once; they read its events from the share's
+ * compact window, each at its own place.
  */
 struct cursor {
 	struct trace_share *sh;
@@ -177,16 +178,13 @@ static void series_line(FILE *f, const char *label, const struct host *h)
 	fprintf(f, ",%s\n", fmt_mib(b, h->swap_used));
 }
 
-/*
- * The next event of @c's trace, joining its share at the first (@overlap:
- * other instances of it may run meanwhile); at its end @c leaves.
- */
-static int fetch(struct cursor *c, bool overlap, char *err, size_t errlen)
+/* The next event of @c's trace, joining its share at the first; at its end @c leaves. */
+static int fetch(struct cursor *c, char *err, size_t errlen)
 {
 	int rc;
 
 	if (!c->joined) {
-		if (trace_tap_join(c->sh, &c->tap, overlap, err, errlen))
+		if (trace_tap_join(c->sh, &c->tap, err, errlen))
 			return -1;
 		c->joined = true;
 	}
@@ -314,7 +312,6 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	       struct replay_result *res, char *err, size_t errlen)
 {
 	unsigned n = npaths * (o->copies ? o->copies : 1), i, j, nstarted = 0;
-	bool overlap = o->stagger_us >= 0;
 	struct cursor *c;
 	struct trace_share **shares;	/* by path; a path given twice shares one */
 	unsigned *taps;
@@ -370,7 +367,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	 * instance reads its first event now, the others when they open */
 	if (o->stagger_us >= 0) {
 		for (i = 0; i < n; i++) {
-			if (i < npaths && fetch(&c[i], overlap, err, errlen))
+			if (i < npaths && fetch(&c[i], err, errlen))
 				goto out;
 			if (i >= npaths || c[i].have)
 				merge_push(&q, c, i);
@@ -388,7 +385,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				break;
 			i = nstarted++;
 			c[i].start_us = prev_end;
-			if (fetch(&c[i], overlap, err, errlen))
+			if (fetch(&c[i], err, errlen))
 				goto out;
 			if (c[i].have)
 				merge_push(&q, c, i);
@@ -400,7 +397,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 		cur = &c[k];
 		if (!cur->have) {
 			/* a staggered instance whose start has come: open its trace */
-			if (fetch(cur, overlap, err, errlen))
+			if (fetch(cur, err, errlen))
 				goto out;
 			merge_update_top(&q, c, cur->have);
 			continue;
@@ -449,7 +446,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				 progress_name(cur->path));
 			progress_show(&prog, what, nev, o->progress_events, "events");
 		}
-		if (fetch(cur, overlap, err, errlen))
+		if (fetch(cur, err, errlen))
 			goto out;
 		merge_update_top(&q, c, cur->have);
 		if (cur->done) {

@@ -186,20 +186,37 @@ static void close_reader(struct trace_share *s)
 	s->r = NULL;
 }
 
-int trace_tap_join(struct trace_share *s, struct trace_tap *t, bool overlap,
-		   char *err, size_t errlen)
+static void free_window(struct trace_share *s)
+{
+	while (s->head) {
+		struct share_chunk *c = s->head;
+
+		s->head = c->next;
+		free(c);
+	}
+	s->tail = NULL;
+}
+
+/* The whole trace is in the window, from its first event. */
+static bool window_whole(const struct trace_share *s)
+{
+	return s->windowed && s->ended && s->head;
+}
+
+int trace_tap_join(struct trace_share *s, struct trace_tap *t, char *err, size_t errlen)
 {
 	if (s->alive && !s->windowed)
 		abort();	/* a group read directly takes no other tap */
-	if (!s->alive) {
+	if (!s->alive && !window_whole(s)) {
 		/* a new group: its reader, and the window empty */
+		free_window(s);
 		if (!s->r) {
 			s->r = trace_open(s->path, err, errlen);
 			if (!s->r)
 				return -1;
 			s->opens++;
 		}
-		s->windowed = overlap && s->pending > 1;
+		s->windowed = s->pending > 1;
 		s->ended = s->failed = false;
 		s->time_us = 0;
 		if (s->windowed)
@@ -281,17 +298,6 @@ const char *trace_tap_error(const struct trace_tap *t)
 	return t->direct ? trace_error(t->s->r) : t->s->err;
 }
 
-static void free_window(struct trace_share *s)
-{
-	while (s->head) {
-		struct share_chunk *c = s->head;
-
-		s->head = c->next;
-		free(c);
-	}
-	s->tail = NULL;
-}
-
 void trace_tap_leave(struct trace_tap *t)
 {
 	struct trace_share *s = t->s;
@@ -305,6 +311,8 @@ void trace_tap_leave(struct trace_tap *t)
 		trim(s);
 		return;
 	}
+	if (s->pending && window_whole(s))
+		return;		/* kept for the copies to come */
 	free_window(s);
 	if (s->r)
 		close_reader(s);

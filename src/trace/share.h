@@ -9,13 +9,15 @@
  * of chunks from the slowest tap to the fastest; each tap reads at its own
  * place and decodes the compact form into an event of its own.  A chunk
  * is freed when the last tap has passed it, unless a tap still to join
- * will need it (a tap joins at the first event).
+ * will need it (a tap joins at the first event): while taps are still to
+ * come, one after another or at once, the window keeps the whole trace,
+ * which is so decoded once however often it is read.
  *
  * The reader (with its read-ahead thread) is opened when the first tap of
  * a group joins and closed when the trace has been read to its end or the
  * last tap leaves; a tap joining a share no tap is reading starts a new
- * group.  A group whose first tap expects no other to join while it runs
- * (a copy run alone, or the last of its trace) reads the reader directly,
+ * group, unless the whole trace is in the window.  The last tap of all,
+ * when no other reads (a trace replayed once), reads the reader directly,
  * as a lone reader would.
  *
  * Taps of one share are used from one thread.
@@ -58,12 +60,10 @@ size_t trace_share_chunks(const struct trace_share *s);
 unsigned trace_share_opens(const struct trace_share *s);
 
 /*
- * @t joins @s at the trace's first event.  @overlap: other taps may join
- * while this one reads (else it reads alone when it starts a group).
- * Returns 0, or -1 with trace_open's message in @err.
+ * @t joins @s at the trace's first event.  Returns 0, or -1 with
+ * trace_open's message in @err.
  */
-int trace_tap_join(struct trace_share *s, struct trace_tap *t, bool overlap,
-		   char *err, size_t errlen);
+int trace_tap_join(struct trace_share *s, struct trace_tap *t, char *err, size_t errlen);
 
 /*
  * The next event, as trace_next: 1 with *ev (valid until the next call on
