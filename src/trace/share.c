@@ -9,7 +9,7 @@
  *   then     the time since the event before (events never go back in
  *            time), and the fields named, each as an unsigned LEB128
  *            varint; then the name, its length in a byte and its bytes.
- * A read event takes some 10-15 bytes.
+ * A read event takes some 10-15 bytes, the shipped traces 5-10 on average.
  */
 #include <config.h>
 
