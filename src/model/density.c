@@ -218,11 +218,13 @@ static void prefix_sweep(struct sweep *w, unsigned jobs)
 	prefix_replay(&run[0]);
 	pthread_mutex_lock(&w->lock);
 	w->limited_done = true;
+	if (run[0].rc)
+		w->limit = 0;	/* no sweep to finish: the demand replay stops */
 	pthread_cond_broadcast(&w->moved);
 	pthread_mutex_unlock(&w->lock);
 	if (threaded)
 		pthread_join(run[1].tid, NULL);
-	else if (two)
+	else if (two && !run[0].rc)
 		prefix_replay(&run[1]);
 	for (i = 0; i < 2 && !w->rc; i++)
 		if (run[i].rc) {
