@@ -87,9 +87,10 @@ for t in "$top_srcdir"/traces/*.trace.gz; do
 done
 [ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left: $(ls "$tmp/scratch")"
 
-# a signal ends a run at once and takes its files with it
+# a signal ends a run at once and takes its files with it, the output's
+# temporary file too; the run before it does not leave the output open
 build="$top_srcdir/traces/debian-build-128M.trace.gz"
-"$ANONSIM" live -d "$tmp/scratch" "$build" >/dev/null 2>&1 &
+"$ANONSIM" live --csv -o "$tmp/signalled.csv" -d "$tmp/scratch" "$phases" "$build" >/dev/null 2>&1 &
 pid=$!
 i=0
 while [ -z "$(ls "$tmp/scratch")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -99,6 +100,7 @@ wait $pid
 status=$?
 [ $status -eq 143 ] || fail "SIGTERM: exit status $status, expected 143"
 [ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left after SIGTERM: $(ls -R "$tmp/scratch")"
+[ -z "$(ls "$tmp" | grep '^signalled\.csv')" ] || fail "output left after SIGTERM: $(ls "$tmp" | grep '^signalled')"
 
 # what cannot run, and bad input
 expect_status 1 "$ANONSIM" live -s devanon "$phases"
