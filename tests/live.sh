@@ -3,7 +3,8 @@
 # anonsim live against the model: tmpfs pages equal and page cache within
 # 2 % at every phase and at the end, on the hand-made and shipped traces,
 # under every strategy that runs live; exact tmpfs figures worked out in
-# tests/live-traces/phases.trace; the scratch files removed, also on a signal.
+# tests/live-traces/phases.trace, in CSV and in JSON (through jq); the
+# scratch files and the -o output's temporary file removed, also on a signal.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 "$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
