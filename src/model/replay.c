@@ -307,6 +307,30 @@ static bool prefix_done(const struct replay_opts *o, const struct replay_result 
 	return o->prefix(o->prefix_arg, &snap);
 }
 
+/*
+ * How far the replay is, for its progress line while the events it will
+ * apply are not known: the bytes of the traces read, of @whole, as far as
+ * each instance has read its trace (a finished instance has read all of it).
+ */
+static uint64_t bytes_read(const struct cursor *c, unsigned n, const uint64_t *size,
+			   unsigned npaths, uint64_t *whole)
+{
+	uint64_t part = 0, d;
+	unsigned i;
+
+	*whole = 0;
+	for (i = 0; i < n; i++) {
+		*whole += size[i % npaths];
+		if (c[i].done) {
+			part += size[i % npaths];
+		} else if (c[i].joined) {
+			trace_tap_progress(&c[i].tap, &d);
+			part += d;
+		}
+	}
+	return part;
+}
+
 int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	       enum anon_variant variant, const struct replay_opts *o,
 	       struct replay_result *res, char *err, size_t errlen)
@@ -319,6 +343,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	struct host h;
 	uint64_t next_series = 0, prev_end = 0, nev = 0;
 	struct progress prog;
+	uint64_t *size;			/* each trace file's size, for the progress line */
 	int rc = EXIT_DATA;
 
 	memset(res, 0, sizeof(*res));
@@ -332,6 +357,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	c = xcalloc(n, sizeof(*c), "the instances' cursors");
 	shares = xcalloc(npaths, sizeof(*shares), "the traces' readers");
 	taps = xcalloc(npaths, sizeof(*taps), "the traces' readers");
+	size = xcalloc(npaths, sizeof(*size), "the traces' sizes");
 	q.v = xcalloc(n, sizeof(*q.v), "the queue of instances");
 	host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy,
 		  o->geom ? o->geom : &shmem_geom_x86_64);
@@ -358,6 +384,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 			;
 		c[i].path = paths[i % npaths];
 		c[i].sh = shares[j];
+		size[i % npaths] = trace_share_size(shares[j]);
 		c[i].hdr = trace_share_header(shares[j]);
 		if (o->stagger_us >= 0)
 			c[i].start_us = (uint64_t)o->stagger_us * i;
@@ -444,7 +471,13 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 
 			snprintf(what, sizeof(what), "replay %s, %s", res->label,
 				 progress_name(cur->path));
-			progress_show(&prog, what, nev, o->progress_events, "events");
+			if (o->progress_events) {
+				progress_show(&prog, what, nev, o->progress_events, "events");
+			} else {	/* the first run: from the bytes of the traces read */
+				uint64_t whole, part = bytes_read(c, n, size, npaths, &whole);
+
+				progress_show_part(&prog, what, nev, "events", part, whole);
+			}
 		}
 		if (fetch(cur, err, errlen))
 			goto out;
@@ -494,6 +527,7 @@ out:
 	free(c);
 	free(shares);
 	free(taps);
+	free(size);
 	free(q.v);
 	free(h.owners);
 	h.owners = NULL;

@@ -28,12 +28,14 @@ struct share_chunk {
 	struct share_chunk *next;
 	unsigned users;			/* taps reading in it */
 	size_t len;			/* bytes of events in data */
+	uint64_t file_from, file_to;	/* how far into the file its events reach */
 	unsigned char data[CHUNK_BYTES];
 };
 
 struct trace_share {
 	char *path;
 	struct trace_header hdr;
+	uint64_t size;			/* of the file */
 	struct trace_reader *r;		/* open while a group reads it */
 	unsigned opens;
 	unsigned pending;		/* taps still to join, in all */
@@ -127,6 +129,7 @@ struct trace_share *trace_share_open(const char *path, unsigned taps,
 {
 	struct trace_reader *r = trace_open(path, err, errlen);
 	struct trace_share *s;
+	uint64_t done;
 
 	if (!r)
 		return NULL;
@@ -135,6 +138,7 @@ struct trace_share *trace_share_open(const char *path, unsigned taps,
 	s->r = r;
 	s->opens = 1;
 	s->hdr = *trace_header(r);
+	trace_progress(r, &done, &s->size);
 	s->pending = taps;
 	return s;
 }
@@ -154,18 +158,37 @@ size_t trace_share_chunks(const struct trace_share *s)
 	return n;
 }
 
+uint64_t trace_share_size(const struct trace_share *s)
+{
+	return s->size;
+}
+
+void trace_tap_progress(const struct trace_tap *t, uint64_t *done)
+{
+	const struct share_chunk *c = t->chunk;
+	uint64_t total;
+
+	if (t->direct) {
+		trace_progress(t->s->r, done, &total);
+		return;
+	}
+	*done = c->file_from + (c->len ? (uint64_t)((double)(c->file_to - c->file_from) *
+						    (double)t->off / (double)c->len) : 0);
+}
+
 unsigned trace_share_opens(const struct trace_share *s)
 {
 	return s->opens;
 }
 
-static struct share_chunk *chunk_new(void)
+static struct share_chunk *chunk_new(uint64_t file_at)
 {
 	struct share_chunk *c = xmalloc(sizeof(*c), "a shared trace's window");
 
 	c->next = NULL;
 	c->users = 0;
 	c->len = 0;
+	c->file_from = c->file_to = file_at;
 	return c;
 }
 
@@ -220,7 +243,7 @@ int trace_tap_join(struct trace_share *s, struct trace_tap *t, char *err, size_t
 		s->ended = s->failed = false;
 		s->time_us = 0;
 		if (s->windowed)
-			s->head = s->tail = chunk_new();
+			s->head = s->tail = chunk_new(0);
 	}
 	if (s->pending)
 		s->pending--;
@@ -242,6 +265,7 @@ static void fill(struct trace_share *s)
 	const struct trace_event *ev;
 	size_t n, i;
 	int rc = trace_next_run(s->r, &ev, &n);
+	uint64_t done, total;
 
 	if (rc <= 0) {
 		s->ended = true;
@@ -255,13 +279,15 @@ static void fill(struct trace_share *s)
 		struct share_chunk *c = s->tail;
 
 		if (CHUNK_BYTES - c->len < EVENT_MAX) {
-			c = chunk_new();
+			c = chunk_new(c->file_to);
 			s->tail->next = c;
 			s->tail = c;
 		}
 		c->len = (size_t)(encode(c->data + c->len, &ev[i], s->time_us) - c->data);
 		s->time_us = ev[i].time_us;
 	}
+	trace_progress(s->r, &done, &total);
+	s->tail->file_to = done;
 }
 
 int trace_tap_next(struct trace_tap *t, const struct trace_event **ev)

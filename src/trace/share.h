@@ -53,6 +53,16 @@ struct trace_share *trace_share_open(const char *path, unsigned taps,
 
 const struct trace_header *trace_share_header(const struct trace_share *s);
 
+/* The trace file's size in bytes (0 if it is not a regular file). */
+uint64_t trace_share_size(const struct trace_share *s);
+
+/*
+ * How far into the file the events @t has read reach, in bytes (as
+ * trace_progress; in the window, interpolated within a chunk): for a
+ * progress line, not for every event.
+ */
+void trace_tap_progress(const struct trace_tap *t, uint64_t *done);
+
 /* Chunks the window holds now. */
 size_t trace_share_chunks(const struct trace_share *s);
 
