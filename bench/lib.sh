@@ -21,6 +21,24 @@ measure() {
 	fi
 	eval "m_$name=$2"
 }
+# peak_use CMD...: run CMD once, its output on /dev/null; print the most
+# threads it had at once and its peak resident set (KiB), as sampled every
+# 10 ms from /proc (Linux; "0 0" without it); best_time -m gives the exact
+# resident peak
+peak_use() {
+	"$@" >/dev/null &
+	pid=$! pt=0 ph=0
+	while [ -r /proc/$pid/status ]; do
+		set -- $(awk '/^State:/ { s = $2 } /^Threads:/ { t = $2 } /^VmHWM:/ { h = $2 }
+			END { print s " " t + 0 " " h + 0 }' /proc/$pid/status 2>/dev/null)
+		[ "${1:-Z}" = Z ] && break
+		[ "$2" -gt "$pt" ] && pt=$2
+		[ "$3" -gt "$ph" ] && ph=$3
+		sleep 0.01
+	done
+	wait $pid
+	echo "$pt $ph"
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 # repeat_events TRACE EVENTS: TRACE's events (its footprint aside) repeated,

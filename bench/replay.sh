@@ -13,6 +13,11 @@
 #   simulator memory per simulated guest page: the growth of the largest
 #     resident set from the smallest N to the largest, over the guest pages
 #     added (read-copy, unlimited memory: no kernel tables; target <= 16);
+#   the same N instances all at once (--stagger 0.01): the most threads
+#     the replay has at the largest N (target <= 2: the replay's and one
+#     reader's for the one trace, whatever N; sampled, so a short run may
+#     show fewer) and simulator memory per guest page as above (target
+#     <= 16), measured once;
 #   a density sweep against one replay of as many instances as the sweep
 #     reached (target <= 1.2).
 # Times are the best of ROUNDS rounds (default 3) of best_time's best of 3
@@ -110,6 +115,20 @@ gpages=$("$ANONSIM" trace stat "$boot" | awk '$1 == "memory:" { print $4 }')
 r=$(awk -v a="$m2" -v b="$m1" -v n="$((last - first))" -v p="$gpages" \
 	'BEGIN { printf "%.1f", (a - b) * 1024 / (n * p) }')
 echo "simulator bytes per guest page (resident growth N=$first..$last over $gpages pages each): $r  (target <= 16)  $(verdict "$r" "<=" 16)"
+
+echo "the same N instances at once (--stagger 0.01), measured once:"
+for n in $first $last; do
+	set -- $("$BEST_TIME" -m 1 "$ANONSIM" replay -q -s read-copy -n "$n" --stagger 0.01 "$boot")
+	eval "st_$n=$2"
+	set -- $(peak_use "$ANONSIM" replay -q -s read-copy -n "$n" --stagger 0.01 "$boot")
+	eval "th_$n=$1 m=\$st_$n"
+	printf '  N=%-5s %8s threads at most  %8s KiB resident\n' "$n" "$1" "$m"
+done
+eval "th1=\$th_$first; th2=\$th_$last; m1=\$st_$first; m2=\$st_$last"
+echo "threads at most, N=$last: $th2 (N=$first: $th1)  (target <= 2: the replay and one reader)  $(verdict "$th2" "<=" 2)"
+r=$(awk -v a="$m2" -v b="$m1" -v n="$((last - first))" -v p="$gpages" \
+	'BEGIN { printf "%.1f", (a - b) * 1024 / (n * p) }')
+echo "simulator bytes per guest page, at once (N=$first..$last): $r  (target <= 16)  $(verdict "$r" "<=" 16)"
 
 r=$(ratio "$t_sweep" "$t_sweep_replay")
 printf 'density sweep -m %s (1..%s) %8.1f ms, one replay of %s instances %8.1f ms\n' \

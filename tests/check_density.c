@@ -225,6 +225,37 @@ START_TEST(missing_trace_fails_the_sweep)
 }
 END_TEST
 
+/*
+ * Bad data in the trace's fourth event (time-backwards.trace, line 9):
+ * every replay of the sweep meets it in its first instance, read from the
+ * trace decoded once for all copies; the sweep fails with the reader's
+ * message, whether the demand replay runs beside the limited one or after.
+ */
+START_TEST(bad_data_fails_the_sweep)
+{
+	static char path[4096];
+	char *paths[1] = { path }, err[512];
+	const char *top = getenv("top_srcdir");
+	const char *want = ":9: time 19 goes backwards (previous event at 20)";
+	unsigned jobs;
+	int check;
+
+	snprintf(path, sizeof(path), "%s/tests/traces/corrupt/time-backwards.trace",
+		 top ? top : ".");
+	for (check = 0; check < 2; check++)
+		for (jobs = 1; jobs <= 2; jobs++) {
+			opts.check = check;
+			err[0] = '\0';
+			ck_assert_int_eq(density_sweep(paths, 1, strategy_find("read-copy"),
+						       ANON_FIXED, &opts, MAX_N, jobs, pt,
+						       &filled, &density, err, sizeof(err)),
+					 EXIT_DATA);
+			ck_assert_int_eq(strncmp(err, path, strlen(path)), 0);
+			ck_assert_str_eq(err + strlen(path), want);
+		}
+}
+END_TEST
+
 START_TEST(prefix_sweep_gives_every_point)
 {
 	static struct density_point per_n[MAX_N];
@@ -383,6 +414,7 @@ static Suite *density_suite(void)
 	tcase_add_test(tc, bisection_order);
 	tcase_add_test(tc, bisection_equals_every_n);
 	tcase_add_test(tc, missing_trace_fails_the_sweep);
+	tcase_add_test(tc, bad_data_fails_the_sweep);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -107,7 +107,9 @@ END_TEST
  * merge interleaves them.  Each instance holds what one alone does (read-
  * copy: 5 tmpfs pages; devanon: 2, and 2 map-table pages of its own file);
  * the one shared image's 3 pages are in the page cache once.  The last
- * event is instance 2's at 30 + 30 us.
+ * event is instance 2's at 30 + 30 us.  The trace is opened once for all
+ * three (the reader of its header), and so it is when they run 40 us
+ * apart, each alone, or one after another: it is decoded once.
  */
 START_TEST(staggered_instances)
 {
@@ -122,11 +124,23 @@ START_TEST(staggered_instances)
 	ck_assert_uint_eq(r.events, 3 * 4);
 	ck_assert_uint_eq(r.end_us, 2 * 15 + 30);
 	ck_assert_uint_eq(r.instances, 3);
+	ck_assert_uint_eq(r.readers, 1);
 	r = run("basic.trace", "devanon", ANON_FIXED);
 	ASSERT_MEM(r, 3 * 2, 3, 3 * 2);
 	ck_assert_uint_eq(r.calls.mmap, 3 * 2);
 	ck_assert_uint_eq(r.calls.munmap, 3);
 	ck_assert_uint_eq(r.end_us, 2 * 15 + 30);
+	ck_assert_uint_eq(r.readers, 1);
+	opts.stagger_us = 40;
+	r = run("basic.trace", "devanon", ANON_FIXED);
+	ASSERT_MEM(r, 3 * 2, 3, 3 * 2);
+	ck_assert_uint_eq(r.end_us, 2 * 40 + 30);
+	ck_assert_uint_eq(r.readers, 1);
+	opts.stagger_us = -1;
+	r = run("basic.trace", "devanon", ANON_FIXED);
+	ASSERT_MEM(r, 3 * 2, 3, 3 * 2);
+	ck_assert_uint_eq(r.end_us, 3 * 30);
+	ck_assert_uint_eq(r.readers, 1);
 }
 END_TEST
 

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include "check_trace_util.h"
+#include "trace/share.h"
 
 /* One event of every kind, with values that fill the wide fields. */
 static const struct trace_event sample[] = {
@@ -281,6 +282,182 @@ START_TEST(path_encoding)
 }
 END_TEST
 
+/* The events of @path as a lone reader gives them; *n of them, *rc at the end. */
+static struct trace_event *read_all(const char *path, size_t *n, int *rc, char *msg,
+				    size_t msglen)
+{
+	char err[1024] = "";
+	struct trace_reader *r = trace_open(path, err, sizeof(err));
+	const struct trace_event *ev;
+	struct trace_event *all = NULL;
+	size_t cap = 0;
+
+	ck_assert_msg(r != NULL, "%s", err);
+	for (*n = 0; (*rc = trace_next(r, &ev)) > 0; (*n)++) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			all = realloc(all, cap * sizeof(*all));
+			ck_assert_ptr_nonnull(all);
+		}
+		all[*n] = *ev;
+	}
+	snprintf(msg, msglen, "%s", *rc < 0 ? trace_error(r) : "");
+	trace_close(r);
+	return all;
+}
+
+static bool same_event(const struct trace_event *a, const struct trace_event *b)
+{
+	return a->time_us == b->time_us && a->kind == b->kind && a->dev == b->dev &&
+	       a->page == b->page && a->count == b->count && a->offset == b->offset &&
+	       a->length == b->length && a->addr == b->addr && !strcmp(a->name, b->name);
+}
+
+/* @t reads @count events (all, if SIZE_MAX), from its @at-th, as the lone reader. */
+static size_t tap_reads(struct trace_tap *t, const struct trace_event *want, size_t nwant,
+			int end_rc, const char *end_msg, size_t at, size_t count)
+{
+	const struct trace_event *ev;
+
+	for (; count; count--, at++) {
+		int rc = trace_tap_next(t, &ev);
+
+		if (at == nwant) {
+			ck_assert_int_eq(rc, end_rc);
+			if (rc < 0)
+				ck_assert_str_eq(trace_tap_error(t), end_msg);
+			return at;
+		}
+		/* each check a message to Check's parent: only where it fails */
+		if (rc != 1)
+			ck_assert_int_eq(rc, 1);
+		if (!same_event(ev, &want[at]))
+			assert_event_eq(ev, &want[at]);
+	}
+	return at;
+}
+
+/*
+ * A share read by three taps at once, each at its own place and joining
+ * while the others read, gives each every event as a lone reader does,
+ * from the trace's one reader; once all have left, a fourth tap (beyond
+ * those expected) opens the trace again and reads it alone.  Every kind of event
+ * (the sample, with names and 64-bit fields) and a trace long enough to
+ * fill several of the window's chunks (12270 events of the boot trace).
+ */
+START_TEST(share_taps)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], err[1024], msg[1024];
+	struct trace_header h;
+	struct trace_event *want;
+	struct trace_share *s;
+	struct trace_tap t[4];
+	const struct trace_event *ev;
+	size_t n, a, b, c, chunks;
+	int end;
+
+	if (_i == 0) {
+		sample_header(&h);
+		make_dir();
+		snprintf(path, sizeof(path), "%s/t.atr", dir);
+		write_sample(path, &h);
+	} else {
+		snprintf(path, sizeof(path), "%s/traces/debian-boot-64M.trace.gz",
+			 top ? top : ".");
+	}
+	want = read_all(path, &n, &end, msg, sizeof(msg));
+	ck_assert_int_eq(end, 0);
+	ck_assert_uint_eq(n, _i == 0 ? NR_SAMPLE : 12270);
+	s = trace_share_open(path, 3, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert_int_eq(trace_tap_join(s, &t[0], err, sizeof(err)), 0);
+	a = tap_reads(&t[0], want, n, 0, "", 0, n - 2);
+	ck_assert_int_eq(trace_tap_join(s, &t[1], err, sizeof(err)), 0);
+	b = tap_reads(&t[1], want, n, 0, "", 0, n / 2);
+	a = tap_reads(&t[0], want, n, 0, "", a, n / 4);
+	ck_assert_int_eq(trace_tap_join(s, &t[2], err, sizeof(err)), 0);
+	c = tap_reads(&t[2], want, n, 0, "", 0, 1);
+	a = tap_reads(&t[0], want, n, 0, "", a, SIZE_MAX);
+	ck_assert_uint_eq(a, n);
+	trace_tap_leave(&t[0]);
+	b = tap_reads(&t[1], want, n, 0, "", b, SIZE_MAX);
+	/* the whole trace is held while t[2] is still at its start */
+	chunks = trace_share_chunks(s);
+	ck_assert_uint_ge(chunks, _i == 0 ? 1 : 2);
+	c = tap_reads(&t[2], want, n, 0, "", c, n - 1);
+	ck_assert_uint_eq(b + c, 2 * n);
+	/* every tap has passed all but the last chunk */
+	ck_assert_uint_eq(trace_share_chunks(s), 1);
+	ck_assert_int_eq(trace_tap_next(&t[2], &ev), 0);
+	trace_tap_leave(&t[1]);
+	trace_tap_leave(&t[2]);
+	ck_assert_uint_eq(trace_share_chunks(s), 0);
+	ck_assert_uint_eq(trace_share_opens(s), 1);
+	ck_assert_int_eq(trace_tap_join(s, &t[3], err, sizeof(err)), 0);
+	ck_assert(t[3].direct);
+	ck_assert_uint_eq(tap_reads(&t[3], want, n, 0, "", 0, SIZE_MAX), n);
+	trace_tap_leave(&t[3]);
+	ck_assert_uint_eq(trace_share_opens(s), 2);
+	trace_share_close(s);
+	free(want);
+	if (_i == 0)
+		remove_dir();
+}
+END_TEST
+
+/*
+ * Bad data part way: every tap, windowed (joining while another reads,
+ * or after all have left) or direct, reads the events before it and then
+ * meets the error with the lone reader's message
+ * (time-backwards.trace: 3 events, then line 9; bad-name.atr: records
+ * 0-3, then record 4).
+ */
+START_TEST(share_bad_data)
+{
+	static const char *const bad[] = { "time-backwards.trace", "bad-name.atr" };
+	const char *top = getenv("top_srcdir");
+	char path[512], err[1024], msg[1024];
+	struct trace_event *want;
+	struct trace_share *s;
+	struct trace_tap t[3];
+	size_t n;
+	int end, i;
+
+	snprintf(path, sizeof(path), "%s/tests/traces/corrupt/%s", top ? top : ".", bad[_i]);
+	want = read_all(path, &n, &end, msg, sizeof(msg));
+	ck_assert_int_eq(end, -1);
+	ck_assert_uint_eq(n, _i == 0 ? 3 : 4);
+	ck_assert_ptr_nonnull(strstr(msg, _i == 0 ? ":9: time 19 goes backwards" :
+					 ": record 4 (byte 212): name is not"));
+	s = trace_share_open(path, 3, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(trace_tap_join(s, &t[i], err, sizeof(err)), 0);
+	ck_assert(!t[0].direct);
+	for (i = 0; i < 2; i++) {
+		ck_assert_uint_eq(tap_reads(&t[i], want, n, -1, msg, 0, SIZE_MAX), n);
+		trace_tap_leave(&t[i]);
+	}
+	/* the third, after both have left, reads the window they left */
+	ck_assert_int_eq(trace_tap_join(s, &t[2], err, sizeof(err)), 0);
+	ck_assert(!t[2].direct);
+	ck_assert_uint_eq(tap_reads(&t[2], want, n, -1, msg, 0, SIZE_MAX), n);
+	trace_tap_leave(&t[2]);
+	ck_assert_uint_eq(trace_share_opens(s), 1);
+	trace_share_close(s);
+	/* a tap alone reads the reader itself */
+	s = trace_share_open(path, 1, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert_int_eq(trace_tap_join(s, &t[0], err, sizeof(err)), 0);
+	ck_assert(t[0].direct);
+	ck_assert_uint_eq(tap_reads(&t[0], want, n, -1, msg, 0, SIZE_MAX), n);
+	trace_tap_leave(&t[0]);
+	trace_share_close(s);
+	free(want);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trace");
@@ -295,6 +472,8 @@ int main(void)
 	tcase_add_test(tc, writer_refuses);
 	tcase_add_loop_test(tc, writer_keeps_mapping_rules, 0, 3);
 	tcase_add_test(tc, path_encoding);
+	tcase_add_loop_test(tc, share_taps, 0, 2);
+	tcase_add_loop_test(tc, share_bad_data, 0, 2);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

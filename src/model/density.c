@@ -38,6 +38,10 @@ struct sweep {
 	unsigned next;			/* next task */
 	unsigned char *done;		/* by N - 1: its replays done, for the progress line */
 	struct progress prog;
+	/* prefix sweep: the limited replay's last point, and its end */
+	pthread_cond_t moved;
+	unsigned limited_n;
+	bool limited_done;
 	int rc;
 	char *err;
 	size_t errlen;
@@ -166,6 +170,18 @@ static bool prefix_point(void *arg, const struct replay_result *res)
 			note_fit(w, n, density_fits(p));
 		progress(w, n);
 	}
+	if (pr->limited) {
+		w->limited_n = n;
+		pthread_cond_broadcast(&w->moved);
+	}
+	/*
+	 * The demand replay, the faster (it never reclaims), waits for the
+	 * limited one, whose points decide where the sweep ends, rather than
+	 * replay points past the end: on a busy machine they would take the
+	 * CPU from the replay the sweep waits for.
+	 */
+	while (!pr->limited && !w->limited_done && n >= w->limited_n + 2 && n < w->limit)
+		pthread_cond_wait(&w->moved, &w->lock);
 	more = n < w->limit;
 	pthread_mutex_unlock(&w->lock);
 	return more;
@@ -200,9 +216,15 @@ static void prefix_sweep(struct sweep *w, unsigned jobs)
 	unsigned i;
 
 	prefix_replay(&run[0]);
+	pthread_mutex_lock(&w->lock);
+	w->limited_done = true;
+	if (run[0].rc)
+		w->limit = 0;	/* no sweep to finish: the demand replay stops */
+	pthread_cond_broadcast(&w->moved);
+	pthread_mutex_unlock(&w->lock);
 	if (threaded)
 		pthread_join(run[1].tid, NULL);
-	else if (two)
+	else if (two && !run[0].rc)
 		prefix_replay(&run[1]);
 	for (i = 0; i < 2 && !w->rc; i++)
 		if (run[i].rc) {
@@ -232,6 +254,7 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 	w.done = xcalloc(max_n, sizeof(*w.done), "the sweep's progress");
 	progress_start(&w.prog, base->progress);
 	pthread_mutex_init(&w.lock, NULL);
+	pthread_cond_init(&w.moved, NULL);
 	if (base->stagger_us < 0 && !base->check) {
 		prefix_sweep(&w, jobs);
 		jobs = 0;	/* no pool */
@@ -250,6 +273,7 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 	for (i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
 	progress_end(&w.prog);
+	pthread_cond_destroy(&w.moved);
 	pthread_mutex_destroy(&w.lock);
 	free(tid);
 	free(w.fit);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "model/replay.h"
+#include "trace/share.h"
 #include "util/decimal.h"
 #include "util/progress.h"
 #include "util/util.h"
@@ -18,16 +19,20 @@
 #define RECOUNT_EVERY 1024	/* default events between full recounts under --check */
 
 /*
- * One instance and its trace.  The reader is open only while the instance
- * runs (and, for the first instance of each trace, from the start, where
- * the header is read): a sequential replay of N instances holds one.
+ * One instance and its trace, read through the trace's share
+ * (trace/share.h): each distinct trace is decoded once, by one reader
+ * (with one read-ahead thread) opened at the start, where its header is
+ * read, and closed at the trace's end, however many instances of it run,
+ * one after another or at once; they read its events from the share's
+ * compact window, each at its own place.
  */
 struct cursor {
-	struct trace_reader *r;
+	struct trace_share *sh;
+	struct trace_tap tap;
 	const char *path;
 	const struct trace_header *hdr;	/* outlives the reader */
 	const struct trace_event *ev;
-	bool have, done, started;
+	bool joined, have, done, started;
 	uint64_t start_us;		/* trace time 0 of this instance on the host clock */
 	uint64_t index;			/* events of this trace applied */
 	struct instance in;
@@ -145,7 +150,7 @@ static void note_failure(struct replay_result *res, const struct cursor *cur)
 {
 	char text[TRACE_EVENT_TEXT_MAX];
 
-	trace_format_event(trace_header(cur->r), cur->ev, text, sizeof(text));
+	trace_format_event(cur->hdr, cur->ev, text, sizeof(text));
 	text[strcspn(text, "\n")] = '\0';
 	snprintf(res->fail_at, sizeof(res->fail_at), "%s: event %" PRIu64 " (%s)",
 		 cur->path, cur->index, text);
@@ -173,23 +178,26 @@ static void series_line(FILE *f, const char *label, const struct host *h)
 	fprintf(f, ",%s\n", fmt_mib(b, h->swap_used));
 }
 
-/* The next event of @c's trace; at its end the reader is closed. */
+/* The next event of @c's trace, joining its share at the first; at its end @c leaves. */
 static int fetch(struct cursor *c, char *err, size_t errlen)
 {
 	int rc;
 
-	if (!c->r && !(c->r = trace_open(c->path, err, errlen)))
-		return -1;
-	rc = trace_next(c->r, &c->ev);
+	if (!c->joined) {
+		if (trace_tap_join(c->sh, &c->tap, err, errlen))
+			return -1;
+		c->joined = true;
+	}
+	rc = trace_tap_next(&c->tap, &c->ev);
 	if (rc < 0) {
-		snprintf(err, errlen, "%s", trace_error(c->r));
+		snprintf(err, errlen, "%s", trace_tap_error(&c->tap));
 		return -1;
 	}
 	c->have = rc > 0;
 	c->done = rc == 0;
 	if (c->done) {
-		trace_close(c->r);
-		c->r = NULL;
+		trace_tap_leave(&c->tap);
+		c->joined = false;
 	}
 	return 0;
 }
@@ -301,13 +309,13 @@ static bool prefix_done(const struct replay_opts *o, const struct replay_result 
 
 /*
  * How far the replay is, for its progress line while the events it will
- * apply are not known: the bytes of the traces read, of @whole, from each
- * instance's reader (a finished instance has read all of its trace).
+ * apply are not known: the bytes of the traces read, of @whole, as far as
+ * each instance has read its trace (a finished instance has read all of it).
  */
 static uint64_t bytes_read(const struct cursor *c, unsigned n, const uint64_t *size,
 			   unsigned npaths, uint64_t *whole)
 {
-	uint64_t part = 0, d, t;
+	uint64_t part = 0, d;
 	unsigned i;
 
 	*whole = 0;
@@ -315,8 +323,8 @@ static uint64_t bytes_read(const struct cursor *c, unsigned n, const uint64_t *s
 		*whole += size[i % npaths];
 		if (c[i].done) {
 			part += size[i % npaths];
-		} else if (c[i].r) {
-			trace_progress(c[i].r, &d, &t);
+		} else if (c[i].joined) {
+			trace_tap_progress(&c[i].tap, &d);
 			part += d;
 		}
 	}
@@ -327,14 +335,15 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	       enum anon_variant variant, const struct replay_opts *o,
 	       struct replay_result *res, char *err, size_t errlen)
 {
-	unsigned n = npaths * (o->copies ? o->copies : 1), i, nstarted = 0;
+	unsigned n = npaths * (o->copies ? o->copies : 1), i, j, nstarted = 0;
 	struct cursor *c;
-	struct trace_header *hdrs;
+	struct trace_share **shares;	/* by path; a path given twice shares one */
+	unsigned *taps;
 	struct merge q = { NULL, 0 };
 	struct host h;
 	uint64_t next_series = 0, prev_end = 0, nev = 0;
 	struct progress prog;
-	uint64_t *size, v;		/* each trace file's size, for the progress line */
+	uint64_t *size;			/* each trace file's size, for the progress line */
 	int rc = EXIT_DATA;
 
 	memset(res, 0, sizeof(*res));
@@ -346,7 +355,8 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 		 s->has_variants ? (variant == ANON_POSTED ? "/posted" : "/fixed") : "");
 	xalloc_trace(paths[0]);
 	c = xcalloc(n, sizeof(*c), "the instances' cursors");
-	hdrs = xcalloc(npaths, sizeof(*hdrs), "the traces' headers");
+	shares = xcalloc(npaths, sizeof(*shares), "the traces' readers");
+	taps = xcalloc(npaths, sizeof(*taps), "the traces' readers");
 	size = xcalloc(npaths, sizeof(*size), "the traces' sizes");
 	q.v = xcalloc(n, sizeof(*q.v), "the queue of instances");
 	host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy,
@@ -357,18 +367,27 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 
 	/* each trace's header, read up front: a missing file or a bad header
 	 * is found before anything runs */
+	for (j = 0; j < npaths; j++) {
+		for (i = 0; i < j && strcmp(paths[i], paths[j]); i++)
+			;
+		taps[i] += n / npaths;
+	}
+	for (j = 0; j < npaths; j++) {
+		if (!taps[j])
+			continue;	/* the same path as one before */
+		shares[j] = trace_share_open(paths[j], taps[j], err, errlen);
+		if (!shares[j])
+			goto out;
+	}
 	for (i = 0; i < n; i++) {
+		for (j = 0; !shares[j] || strcmp(paths[j], paths[i % npaths]); j++)
+			;
 		c[i].path = paths[i % npaths];
-		c[i].hdr = &hdrs[i % npaths];
+		c[i].sh = shares[j];
+		size[i % npaths] = trace_share_size(shares[j]);
+		c[i].hdr = trace_share_header(shares[j]);
 		if (o->stagger_us >= 0)
 			c[i].start_us = (uint64_t)o->stagger_us * i;
-	}
-	for (i = 0; i < npaths && i < n; i++) {
-		c[i].r = trace_open(c[i].path, err, errlen);
-		if (!c[i].r)
-			goto out;
-		hdrs[i] = *trace_header(c[i].r);
-		trace_progress(c[i].r, &v, &size[i]);
 	}
 	/* instances start when their first event comes due (or, one after
 	 * another, when the previous one's trace has ended); a trace's first
@@ -497,11 +516,17 @@ out:
 	for (i = 0; i < n; i++) {
 		if (rc && c[i].started)
 			instance_teardown(&c[i].in);
-		if (c[i].r)
-			trace_close(c[i].r);
+		if (c[i].joined)
+			trace_tap_leave(&c[i].tap);
+	}
+	for (j = 0; j < npaths; j++) {
+		if (shares[j])
+			res->readers += trace_share_opens(shares[j]);
+		trace_share_close(shares[j]);
 	}
 	free(c);
-	free(hdrs);
+	free(shares);
+	free(taps);
 	free(size);
 	free(q.v);
 	free(h.owners);

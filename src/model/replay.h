@@ -81,6 +81,8 @@ struct replay_result {
 	unsigned long defects[ANON_NR_DEFECTS];
 	uint64_t events, end_us;
 	unsigned instances;
+	unsigned readers;		/* trace readers opened, one per trace and
+					 * each stretch of time instances of it ran */
 };
 
 /* Failures of the simulator itself found by --check (not RFC defects). */

@@ -6,8 +6,9 @@
  * into events it owns, with no per-event allocation.
  *
  * src/trace/ is the part of anonsim that knows traces: this model, the
- * reader (reader.c, input.c), the writer, the validator, the text and
- * binary encodings, and the generator of synthetic traces (gen.h).  It may
+ * reader (reader.c, input.c), a trace decoded once for many readers
+ * (share.h), the writer, the validator, the text and binary encodings,
+ * and the generator of synthetic traces (gen.h).  It may
  * use src/util and src/kernel, and knows nothing of the host model, the
  * strategies or the command line.
  */
