@@ -88,6 +88,8 @@ static void sync_swapped(struct instance *in, uint64_t p, uint64_t nr)
 {
 	uint64_t i;
 
+	if (!in->swapped)
+		return;		/* nothing is: most replays never swap */
 	/* a page in a chunk never written is not swapped */
 	for (i = chunked_next(&in->pages, p); i < p + nr && i < in->npages;
 	     i = chunked_next(&in->pages, i + 1)) {
@@ -216,6 +218,14 @@ void inst_tmpfs_fault(struct instance *in, uint64_t p)
 	struct host *h = in->host;
 	struct ppage *pg = inst_page(in, p);
 
+	if (pg->tmpfs == TMPFS_RESIDENT) {
+		pg->young = 1;
+		/* 2.4: a use moves the page to the young end; modern: the
+		 * young pte waits for reclaim to look at it */
+		if (h->policy != RECLAIM_MODERN && host_lru_kept(h, LRU_TMPFS))
+			host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
+		return;
+	}
 	if (pg->tmpfs == TMPFS_SWAPPED) {
 		swp_entry_t e = shmem_swap_in(&in->ai.shm, p);
 
@@ -227,17 +237,11 @@ void inst_tmpfs_fault(struct instance *in, uint64_t p)
 		h->swap_ins++;
 	}
 	pg->young = 1;
-	if (pg->tmpfs != TMPFS_RESIDENT) {
-		pg->tmpfs = TMPFS_RESIDENT;
-		in->resident++;
-		if (host_lru_kept(h, LRU_TMPFS))
-			host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
-		host_charge(h, CAT_TMPFS, 1);
-	} else if (host_lru_kept(h, LRU_TMPFS) && h->policy != RECLAIM_MODERN) {
-		/* 2.4: a use moves the page to the young end; modern: the
-		 * young pte waits for reclaim to look at it */
+	pg->tmpfs = TMPFS_RESIDENT;
+	in->resident++;
+	if (host_lru_kept(h, LRU_TMPFS))
 		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
-	}
+	host_charge(h, CAT_TMPFS, 1);
 }
 
 static bool instance_swap_out(struct instance *in, uint64_t p)
@@ -426,28 +430,32 @@ static void map_range(struct instance *in, uint64_t addr, uint64_t off,
 		inst_mem_mmap(in, pgoff, nr);
 }
 
-static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t off)
+/* A mapping into the last slot; @node: its span in the tree already, or 0. */
+static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t off,
+		     uint32_t node)
 {
-	uint32_t node = 0;
-
 	if (in->nr_maps == in->cap_maps) {
 		unsigned cap = in->cap_maps ? in->cap_maps * 2 : 8;
 		in->maps = xrealloc(in->maps, cap * sizeof(*in->maps),
 				    "the table of mappings");
 		in->cap_maps = cap;
 	}
-	/* a mapping that ends at 2^64 overlaps nothing, as below */
-	if (addr + len > addr)
+	if (node)
+		in->map_index.n[node].value = in->nr_maps;
+	else if (addr + len > addr)	/* one that ends at 2^64 overlaps nothing, as below */
 		node = span_tree_insert(&in->map_index, addr, addr + len, in->nr_maps);
 	in->maps[in->nr_maps++] = (struct inst_mapping){ addr, len, off, node };
 }
 
-/* Take the mapping in slot @i out; the last slot's moves into it. */
-static void maps_take(struct instance *in, unsigned i)
+/*
+ * Take the mapping in slot @i out; the last slot's moves into it.  @keep:
+ * its span stays in the tree, for a mapping of the same range to take.
+ */
+static void maps_take(struct instance *in, unsigned i, bool keep)
 {
 	struct inst_mapping *m = &in->maps[i];
 
-	if (m->node)
+	if (m->node && !keep)
 		span_tree_remove(&in->map_index, m->addr);
 	*m = in->maps[--in->nr_maps];
 	if (m->node)
@@ -455,17 +463,15 @@ static void maps_take(struct instance *in, unsigned i)
 }
 
 /*
- * munmap(addr, len): unmap the overlap with each recorded mapping.  The
- * tree finds the mappings it overlaps; they are unmapped in the order of
- * their slots as the slots change, the order a scan of the slots from the
- * first meets them in.
+ * munmap(addr, len), the mappings it overlaps found in t->hits: unmap the
+ * overlap with each.  They are unmapped in the order of their slots as the
+ * slots change, the order a scan of the slots from the first meets them in.
  */
-static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
+static void maps_remove_hits(struct instance *in, uint64_t addr, uint64_t len)
 {
 	struct span_tree *t = &in->map_index;
 	uint64_t end = addr + len;
 
-	span_tree_overlaps(t, addr, end);
 	while (t->nr_hits) {
 		unsigned k, first = 0;
 		struct inst_mapping m;
@@ -481,12 +487,43 @@ static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
 		hi = end < mend ? end : mend;
 		unmap_range(in, lo, m.off + (lo - m.addr), hi - lo);
 		/* keep what lies outside [lo, hi) */
-		maps_take(in, t->n[m.node].value);
+		maps_take(in, t->n[m.node].value, false);
 		if (m.addr < lo)
-			maps_add(in, m.addr, lo - m.addr, m.off);
+			maps_add(in, m.addr, lo - m.addr, m.off, 0);
 		if (hi < mend)
-			maps_add(in, hi, mend - hi, m.off + (hi - m.addr));
+			maps_add(in, hi, mend - hi, m.off + (hi - m.addr), 0);
 	}
+}
+
+static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
+{
+	span_tree_overlaps(&in->map_index, addr, addr + len);
+	maps_remove_hits(in, addr, len);
+}
+
+/*
+ * mmap(addr, len, off) with MAP_FIXED: what it overlaps is unmapped, and
+ * the new mapping takes the last slot.  Where it replaces one mapping of
+ * exactly its range (UML maps the same pages again and again), that
+ * mapping's span in the tree is the new one's: same outcome, no tree
+ * surgery.
+ */
+static void maps_replace(struct instance *in, uint64_t addr, uint64_t len, uint64_t off)
+{
+	struct span_tree *t = &in->map_index;
+	uint32_t x;
+
+	span_tree_overlaps(t, addr, addr + len);
+	x = t->nr_hits == 1 ? t->hits[0] : 0;
+	if (x && t->n[x].start == addr && t->n[x].end == addr + len) {
+		t->nr_hits = 0;
+		unmap_range(in, addr, in->maps[t->n[x].value].off, len);
+		maps_take(in, t->n[x].value, true);
+		maps_add(in, addr, len, off, x);
+		return;
+	}
+	maps_remove_hits(in, addr, len);
+	maps_add(in, addr, len, off, 0);
 }
 
 /* --- devices ---------------------------------------------------------------- */
@@ -629,8 +666,7 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 	case EV_MMAP:
 	case EV_MAPDUP:
 		/* MAP_FIXED over an old mapping replaces it */
-		maps_remove(in, ev->addr, ev->length);
-		maps_add(in, ev->addr, ev->length, ev->offset);
+		maps_replace(in, ev->addr, ev->length, ev->offset);
 		map_range(in, ev->addr, ev->offset, ev->length, ev->kind == EV_MAPDUP);
 		break;
 	case EV_MUNMAP:

@@ -42,7 +42,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 		run = 0;
 	}
 	/* a swapped page nobody maps any more should have lost its entry */
-	for (i = 0; i < np; i++) {
+	for (i = 0; i < np && in->swapped; i++) {
 		uint64_t p = ev->page + i;
 		struct ppage pg = inst_page_get(in, p);
 
