@@ -131,6 +131,8 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	span_tree_init(&in->map_index);
 	in->npages = hdr->memory / PG_SIZE;
 	chunked_init(&in->pages, in->npages, sizeof(struct ppage));
+	in->file_pages = xcalloc(in->pages.nr_chunks ? in->pages.nr_chunks : 1,
+				 sizeof(*in->file_pages), "a directory of per-page state");
 	chunked_init(&in->shadow, check ? in->npages : 0, sizeof(uint32_t));
 	anon_inode_init(&in->ai, h->geom, variant, &inst_page_ops, in);
 
@@ -161,6 +163,7 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 				chunked_destroy(&in->dev[d].cow_written);
 			while (d--);
 			chunked_destroy(&in->pages);
+			free(in->file_pages);
 			chunked_destroy(&in->shadow);
 			span_tree_destroy(&in->map_index);
 			return -1;
@@ -176,6 +179,30 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
 			uint64_t len);
 
+/*
+ * The first page from @p on, below @end, with a file page mapped over it;
+ * else @end (or @p, from @p >= @end).  Chunks without one are skipped whole:
+ * read-copy never maps one.
+ */
+static uint64_t next_file_page(const struct instance *in, uint64_t p, uint64_t end)
+{
+	while (p < end) {
+		uint64_t k = p >> CHUNK_SHIFT, cend = (k + 1) << CHUNK_SHIFT;
+
+		if (cend > end)
+			cend = end;
+		if (in->file_pages[k]) {
+			const struct ppage *pg = chunked_peek(&in->pages, p, sizeof(*pg));
+
+			for (; p < cend; p++, pg++)
+				if (pg->file)
+					return p;
+		}
+		p = cend;
+	}
+	return p;
+}
+
 void instance_teardown(struct instance *in)
 {
 	struct host *h = in->host;
@@ -185,10 +212,9 @@ void instance_teardown(struct instance *in)
 	for (i = 0; i < in->nr_maps; i++)
 		unmap_range(in, in->maps[i].addr, in->maps[i].off, in->maps[i].len);
 	in->nr_maps = 0;
-	for (p = chunked_next(&in->pages, 0); p < in->npages;
-	     p = chunked_next(&in->pages, p + 1))
-		if (inst_page_get(in, p).file)
-			inst_unmap_file(in, p);
+	for (p = next_file_page(in, 0, in->npages); p < in->npages;
+	     p = next_file_page(in, p + 1, in->npages))
+		inst_unmap_file(in, p);
 	if (in->has_maps)
 		anon_truncate(&in->ai, 0);
 	else
@@ -203,6 +229,7 @@ void instance_teardown(struct instance *in)
 	host_release(h, CAT_OVERHEAD, h->overhead_pages);
 	host_sync_tables(h);
 	chunked_destroy(&in->pages);
+	free(in->file_pages);
 	chunked_destroy(&in->shadow);
 	free(in->maps);
 	span_tree_destroy(&in->map_index);
@@ -213,9 +240,9 @@ void instance_teardown(struct instance *in)
 
 /* --- tmpfs pages ---------------------------------------------------------- */
 
-void inst_tmpfs_fault(struct instance *in, uint64_t p)
+/* One page of inst_tmpfs_fault(), inlined in its loop. */
+static inline void tmpfs_fault(struct instance *in, struct host *h, uint64_t p)
 {
-	struct host *h = in->host;
 	struct ppage *pg = inst_page(in, p);
 
 	if (pg->tmpfs == TMPFS_RESIDENT) {
@@ -242,6 +269,15 @@ void inst_tmpfs_fault(struct instance *in, uint64_t p)
 	if (host_lru_kept(h, LRU_TMPFS))
 		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
 	host_charge(h, CAT_TMPFS, 1);
+}
+
+void inst_tmpfs_fault(struct instance *in, uint64_t p, uint64_t nr)
+{
+	struct host *h = in->host;
+	uint64_t end = p + nr;
+
+	for (; p < end; p++)
+		tmpfs_fault(in, h, p);
 }
 
 static bool instance_swap_out(struct instance *in, uint64_t p)
@@ -389,25 +425,21 @@ static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
 			uint64_t len)
 {
 	uint64_t pgoff = off >> PG_SHIFT, nr = len >> PG_SHIFT;
-	uint64_t i, end = pgoff + nr < in->npages ? pgoff + nr : in->npages;
+	uint64_t f, end = pgoff + nr < in->npages ? pgoff + nr : in->npages;
 	uint64_t start = pgoff;
 
 	if (!is_phys_mapping(in, addr, off)) {
 		inst_mem_munmap(in, pgoff, nr);
 		return;
 	}
-	for (i = pgoff; i <= end; i++) {
-		if (i < end && !inst_page_get(in, i).file) {
-			/* no file page in a chunk never written */
-			uint64_t next = chunked_next(&in->pages, i);
-
-			if (next > i)
-				i = (next < end ? next : end) - 1;
-			continue;
-		}
-		if (i > start)
-			inst_mem_munmap(in, start, i - start);
-		start = i + 1;
+	/* the runs between file pages */
+	for (;;) {
+		f = next_file_page(in, start, end);
+		if (f > start)
+			inst_mem_munmap(in, start, f - start);
+		if (f >= end)
+			break;
+		start = f + 1;
 	}
 }
 
@@ -419,11 +451,13 @@ static void map_range(struct instance *in, uint64_t addr, uint64_t off,
 
 	if (in->phys_base == UINT64_MAX && !dup)
 		in->phys_base = addr - off;
-	if (is_phys_mapping(in, addr, off))
-		for (p = chunked_next(&in->pages, pgoff); p < pgoff + nr && p < in->npages;
-		     p = chunked_next(&in->pages, p + 1))
-			if (inst_page_get(in, p).file)
-				inst_unmap_file(in, p);
+	if (is_phys_mapping(in, addr, off)) {
+		uint64_t end = pgoff + nr < in->npages ? pgoff + nr : in->npages;
+
+		for (p = next_file_page(in, pgoff, end); p < end;
+		     p = next_file_page(in, p + 1, end))
+			inst_unmap_file(in, p);
+	}
 	if (dup)
 		inst_mem_mapdup(in, pgoff, nr);
 	else
@@ -589,7 +623,7 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 		if (pg.file)
 			inst_file_access(in, i);
 		else if (pg.tmpfs == TMPFS_SWAPPED)
-			inst_tmpfs_fault(in, i);
+			inst_tmpfs_fault(in, i, 1);
 	}
 	in->calls.write++;
 	if (direct)
@@ -613,6 +647,7 @@ void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 	if (pg->file)
 		inst_unmap_file(in, p);
 	pg->file = 1;
+	in->file_pages[p >> CHUNK_SHIFT]++;
 	pg->cache = (uint16_t)pc->id;
 	pg->ipage = (uint32_t)ipage;
 	if ((*pc_mapcountp(pc, ipage))++ == 0 && (pc_flags(pc, ipage) & PC_RESIDENT))
@@ -625,6 +660,7 @@ void inst_unmap_file(struct instance *in, uint64_t p)
 	struct pagecache *pc = in->host->caches[pg->cache];
 
 	pg->file = 0;
+	in->file_pages[p >> CHUNK_SHIFT]--;
 	if (--*pc_mapcountp(pc, pg->ipage) == 0 && (pc_flags(pc, pg->ipage) & PC_RESIDENT))
 		pagecache_touch(in->host, pc, pg->ipage);	/* back on the cache list */
 }
@@ -647,7 +683,6 @@ void inst_file_access(struct instance *in, uint64_t p)
 void instance_event(struct instance *in, const struct trace_event *ev)
 {
 	const struct strategy *s = in->strat;
-	uint64_t i;
 
 	switch (ev->kind) {
 	case EV_READ:
@@ -657,8 +692,7 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 		s->write(in, ev);
 		break;
 	case EV_TOUCH:
-		for (i = ev->page; i < ev->page + ev->count; i++)
-			s->touch(in, i);
+		s->touch(in, ev->page, ev->count);
 		break;
 	case EV_FREE:
 		s->free(in, ev->page, ev->count);
@@ -683,20 +717,18 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 
 void inst_copy_read(struct instance *in, const struct trace_event *ev)
 {
-	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE, p;
+	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE;
 
 	inst_dev_read(in, ev, false);
-	for (p = ev->page; p < ev->page + np; p++)
-		inst_tmpfs_fault(in, p);
+	inst_tmpfs_fault(in, ev->page, np);
 }
 
 void inst_copy_read_direct(struct instance *in, const struct trace_event *ev)
 {
-	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE, p;
+	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE;
 
 	inst_dev_read(in, ev, true);
-	for (p = ev->page; p < ev->page + np; p++)
-		inst_tmpfs_fault(in, p);
+	inst_tmpfs_fault(in, ev->page, np);
 }
 
 void inst_write_buffered(struct instance *in, const struct trace_event *ev)

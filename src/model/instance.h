@@ -72,6 +72,7 @@ struct instance {
 	const struct trace_header *hdr;
 	uint64_t npages;			/* physical memory in pages */
 	struct chunked pages;			/* struct ppage per page: inst_page() */
+	uint16_t *file_pages;			/* per chunk of pages: those with .file */
 	struct anon_inode ai;			/* ai.shm is the tmpfs inode */
 	bool has_maps;				/* /dev/anon map counts in use */
 	struct inst_device dev[TRACE_MAX_DEVICES];
@@ -122,8 +123,11 @@ static inline struct ppage inst_page_get(const struct instance *in, uint64_t p)
 
 /* --- helpers for the strategies ------------------------------------------- */
 
-/* Give P a resident tmpfs page: allocate, or swap in; nothing if resident. */
-void inst_tmpfs_fault(struct instance *in, uint64_t p);
+/*
+ * Give pages [p, p + nr) resident tmpfs pages, in order: allocate, or swap
+ * in; nothing for those resident.
+ */
+void inst_tmpfs_fault(struct instance *in, uint64_t p, uint64_t nr);
 /* Drop P's tmpfs page and swap entry (punch). */
 void inst_tmpfs_punch(struct instance *in, uint64_t p, uint64_t nr);
 /* Read device pages through the host page cache (or around it: @direct). */

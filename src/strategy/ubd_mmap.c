@@ -70,10 +70,14 @@ void ubd_mmap_restore(struct instance *in, uint64_t p)
 	inst_mem_mmap(in, p, 1);
 }
 
-void ubd_mmap_touch(struct instance *in, uint64_t p)
+void ubd_mmap_touch(struct instance *in, uint64_t p, uint64_t nr)
 {
-	ubd_mmap_restore(in, p);
-	inst_tmpfs_fault(in, p);
+	uint64_t i;
+
+	for (i = p; i < p + nr; i++) {
+		ubd_mmap_restore(in, i);
+		inst_tmpfs_fault(in, i, 1);
+	}
 }
 
 void ubd_mmap_free(struct instance *in, uint64_t p, uint64_t nr)
