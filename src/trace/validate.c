@@ -313,6 +313,74 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 	return 0;
 }
 
+/* The end of segment @i. */
+static uint64_t seg_end(const struct trace_maps *m, const struct trace_rules *r, size_t i)
+{
+	return i + 1 < m->nr ? m->seg[i + 1].start : r->mem_pages;
+}
+
+/* The windows of trace_maps (lo, hi), after the segments changed. */
+static void set_windows(struct trace_maps *m, const struct trace_rules *r)
+{
+	uint64_t best[2][2] = { { 0, 0 }, { 0, 0 } };	/* reads, touches and frees */
+	uint64_t run = 0;
+	size_t i;
+	int k;
+
+	for (k = 0; k < EV_NR_KINDS; k++) {
+		m->lo[k] = 0;
+		m->hi[k] = UINT64_MAX;
+	}
+	for (i = 0; m->based && i < m->nr; i++) {
+		enum own_state s = m->seg[i].state;
+		uint64_t start = m->seg[i].start, end = seg_end(m, r, i);
+
+		if (s == OWN_MAPPED && end - start > best[0][1] - best[0][0]) {
+			best[0][0] = start;
+			best[0][1] = end;
+		}
+		if (s != OWN_MAPPED && s != OWN_NEVER)
+			continue;
+		if (!i || (m->seg[i - 1].state != OWN_MAPPED && m->seg[i - 1].state != OWN_NEVER))
+			run = start;	/* a run of segments either way starts here */
+		if (end - run > best[1][1] - best[1][0]) {
+			best[1][0] = run;
+			best[1][1] = end;
+		}
+	}
+	/* before the first mmap every read, touch and free changes the state */
+	m->lo[EV_READ] = best[0][0];
+	m->hi[EV_READ] = best[0][1];
+	m->lo[EV_TOUCH] = m->lo[EV_FREE] = best[1][0];
+	m->hi[EV_TOUCH] = m->hi[EV_FREE] = best[1][1];
+}
+
+/*
+ * Whether @e keeps the rules and leaves the segments as they are, by the
+ * windows alone; 0 says nothing.  Computed without a branch on the kind
+ * (kinds in random order would mispredict it): the fields a kind does not
+ * have are 0 as decoded, so a read's pages come from its length and a
+ * touch's or a free's from its count; a mapping keeps the state where it
+ * lies away from physical memory's own addresses, or maps pages at their
+ * own address that are mapped there already.
+ */
+static inline int keeps_state(const struct trace_maps *m, const struct trace_rules *r,
+			      const struct trace_event *e)
+{
+	const unsigned maps = 1u << EV_MMAP | 1u << EV_MAPDUP | 1u << EV_MUNMAP;
+	unsigned k = (unsigned)e->kind;
+	uint64_t n = e->count + ((e->length + r->page_mask) >> r->page_shift);
+	int in_window = (e->page >= m->lo[k]) & (e->page + n <= m->hi[k]);
+	uint64_t fo = e->offset >> r->page_shift, fn = e->length >> r->page_shift;
+	int away = !((e->addr - m->base < r->mem_bytes) | (m->base - e->addr < e->length));
+	int remap = (e->addr - e->offset == m->base) & (k != EV_MUNMAP) &
+		    (fo >= m->lo[EV_READ]) & (fo + fn <= m->hi[EV_READ]);
+	int map_ok = m->based & (away | remap);
+	int is_map = (int)(maps >> k & 1);
+
+	return (is_map & map_ok) | ((is_map ^ 1) & in_window);
+}
+
 size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 			const struct trace_event *ev, size_t n, char *why, size_t len)
 {
@@ -323,19 +391,14 @@ size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 		m->cap = 8;
 		m->nr = 1;
 		m->seg[0] = (struct own_seg){ 0, OWN_NEVER };
+		set_windows(m, r);
 	}
 	for (i = 0; i < n; i++) {
-		enum trace_kind k = ev[i].kind;
-
-		/*
-		 * The usual state: all of memory mapped at its own address,
-		 * where reads, touches and frees always keep the rules.
-		 */
-		if (m->nr == 1 && m->seg[0].state == OWN_MAPPED &&
-		    (k == EV_READ || k == EV_TOUCH || k == EV_FREE))
+		if (keeps_state(m, r, &ev[i]))
 			continue;
-		if (k != EV_WRITE && k < EV_PHASE && maps_event(m, r, &ev[i], why, len))
+		if (maps_event(m, r, &ev[i], why, len))
 			return i;
+		set_windows(m, r);
 	}
 	return n;
 }
