@@ -540,23 +540,21 @@ static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
  * the new mapping takes the last slot.  Where it replaces one mapping of
  * exactly its range (UML maps the same pages again and again), that
  * mapping's span in the tree is the new one's: same outcome, no tree
- * surgery.
+ * surgery.  Mappings are disjoint, so one of exactly its range is the only
+ * one it overlaps: found by its start alone.
  */
 static void maps_replace(struct instance *in, uint64_t addr, uint64_t len, uint64_t off)
 {
 	struct span_tree *t = &in->map_index;
-	uint32_t x;
+	uint32_t x = span_tree_find(t, addr);
 
-	span_tree_overlaps(t, addr, addr + len);
-	x = t->nr_hits == 1 ? t->hits[0] : 0;
-	if (x && t->n[x].start == addr && t->n[x].end == addr + len) {
-		t->nr_hits = 0;
+	if (x && t->n[x].end == addr + len) {
 		unmap_range(in, addr, in->maps[t->n[x].value].off, len);
 		maps_take(in, t->n[x].value, true);
 		maps_add(in, addr, len, off, x);
 		return;
 	}
-	maps_remove_hits(in, addr, len);
+	maps_remove(in, addr, len);
 	maps_add(in, addr, len, off, 0);
 }
 

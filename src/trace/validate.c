@@ -353,32 +353,26 @@ static void set_windows(struct trace_maps *m, const struct trace_rules *r)
 	m->hi[EV_READ] = best[0][1];
 	m->lo[EV_TOUCH] = m->lo[EV_FREE] = best[1][0];
 	m->hi[EV_TOUCH] = m->hi[EV_FREE] = best[1][1];
+	m->lo[EV_MMAP] = m->lo[EV_MAPDUP] = m->lo[EV_MUNMAP] = UINT64_MAX;
+	m->hi[EV_MMAP] = m->hi[EV_MAPDUP] = m->hi[EV_MUNMAP] = 0;
 }
 
 /*
- * Whether @e keeps the rules and leaves the segments as they are, by the
- * windows alone; 0 says nothing.  Computed without a branch on the kind
- * (kinds in random order would mispredict it): the fields a kind does not
- * have are 0 as decoded, so a read's pages come from its length and a
- * touch's or a free's from its count; a mapping keeps the state where it
- * lies away from physical memory's own addresses, or maps pages at their
- * own address that are mapped there already.
+ * Whether mapping @e leaves the segments as they are: it lies away from
+ * physical memory's own addresses, or maps pages at their own address
+ * that are mapped there already.
  */
-static inline int keeps_state(const struct trace_maps *m, const struct trace_rules *r,
-			      const struct trace_event *e)
+static int map_keeps_state(const struct trace_maps *m, const struct trace_rules *r,
+			   const struct trace_event *e)
 {
-	const unsigned maps = 1u << EV_MMAP | 1u << EV_MAPDUP | 1u << EV_MUNMAP;
-	unsigned k = (unsigned)e->kind;
-	uint64_t n = e->count + ((e->length + r->page_mask) >> r->page_shift);
-	int in_window = (e->page >= m->lo[k]) & (e->page + n <= m->hi[k]);
 	uint64_t fo = e->offset >> r->page_shift, fn = e->length >> r->page_shift;
-	int away = !((e->addr - m->base < r->mem_bytes) | (m->base - e->addr < e->length));
-	int remap = (e->addr - e->offset == m->base) & (k != EV_MUNMAP) &
-		    (fo >= m->lo[EV_READ]) & (fo + fn <= m->hi[EV_READ]);
-	int map_ok = m->based & (away | remap);
-	int is_map = (int)(maps >> k & 1);
 
-	return (is_map & map_ok) | ((is_map ^ 1) & in_window);
+	if (!m->based)
+		return 0;
+	if (e->addr - m->base >= r->mem_bytes && m->base - e->addr >= e->length)
+		return 1;
+	return e->kind != EV_MUNMAP && e->addr - e->offset == m->base &&
+	       fo >= m->lo[EV_READ] && fo + fn <= m->hi[EV_READ];
 }
 
 size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
@@ -394,7 +388,19 @@ size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 		set_windows(m, r);
 	}
 	for (i = 0; i < n; i++) {
-		if (keeps_state(m, r, &ev[i]))
+		const struct trace_event *e = &ev[i];
+		/*
+		 * The fields a kind does not have are 0 as decoded, so a
+		 * read's pages come from its length, a touch's or a free's
+		 * from its count: one test, whatever the kind.  A mapping's
+		 * window is empty.
+		 */
+		uint64_t pages = e->count + ((e->length + r->page_mask) >> r->page_shift);
+
+		if ((e->page >= m->lo[e->kind]) & (e->page + pages <= m->hi[e->kind]))
+			continue;
+		if ((e->kind == EV_MMAP || e->kind == EV_MAPDUP || e->kind == EV_MUNMAP) &&
+		    map_keeps_state(m, r, e))
 			continue;
 		if (maps_event(m, r, &ev[i], why, len))
 			return i;
