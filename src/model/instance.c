@@ -35,8 +35,8 @@ static enum shmem_pte pops_pte(void *priv, unsigned long idx)
 {
 	struct ppage pg = inst_page_get(priv, idx);
 
-	return pg.tmpfs == TMPFS_RESIDENT && !pg.file ? SHMEM_PTE_CACHE :
-						       SHMEM_PTE_NONE;
+	return pg.tmpfs == TMPFS_RESIDENT && !inst_file_mapped(priv, idx) ?
+		SHMEM_PTE_CACHE : SHMEM_PTE_NONE;
 }
 
 /* UML's memory file has no page locks to wait for: only residency matters */
@@ -131,8 +131,7 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	span_tree_init(&in->map_index);
 	in->npages = hdr->memory / PG_SIZE;
 	chunked_init(&in->pages, in->npages, sizeof(struct ppage));
-	in->file_pages = xcalloc(in->pages.nr_chunks ? in->pages.nr_chunks : 1,
-				 sizeof(*in->file_pages), "a directory of per-page state");
+	chunked_init(&in->file_map, (in->npages + 63) / 64, sizeof(uint64_t));
 	chunked_init(&in->shadow, check ? in->npages : 0, sizeof(uint32_t));
 	anon_inode_init(&in->ai, h->geom, variant, &inst_page_ops, in);
 
@@ -163,7 +162,7 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 				chunked_destroy(&in->dev[d].cow_written);
 			while (d--);
 			chunked_destroy(&in->pages);
-			free(in->file_pages);
+			chunked_destroy(&in->file_map);
 			chunked_destroy(&in->shadow);
 			span_tree_destroy(&in->map_index);
 			return -1;
@@ -181,26 +180,30 @@ static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
 
 /*
  * The first page from @p on, below @end, with a file page mapped over it;
- * else @end (or @p, from @p >= @end).  Chunks without one are skipped whole:
- * read-copy never maps one.
+ * else @end (or @p, from @p >= @end).  A word of the bitmap at a time, and
+ * the chunks of it never written skipped whole: read-copy writes none.
  */
 static uint64_t next_file_page(const struct instance *in, uint64_t p, uint64_t end)
 {
-	while (p < end) {
-		uint64_t k = p >> CHUNK_SHIFT, cend = (k + 1) << CHUNK_SHIFT;
+	uint64_t q = p;
 
-		if (cend > end)
-			cend = end;
-		if (in->file_pages[k]) {
-			const struct ppage *pg = chunked_peek(&in->pages, p, sizeof(*pg));
+	while (q < end) {
+		uint64_t w = q >> 6;
+		const uint64_t *v = chunked_peek(&in->file_map, w, sizeof(*v));
+		uint64_t bits;
 
-			for (; p < cend; p++, pg++)
-				if (pg->file)
-					return p;
+		if (!v) {
+			q = chunked_next(&in->file_map, w) << 6;
+			continue;
 		}
-		p = cend;
+		bits = *v & (~0ULL << (q & 63));
+		if (bits) {
+			q = (w << 6) + (uint64_t)__builtin_ctzll(bits);
+			return q < end ? q : end;
+		}
+		q = (w + 1) << 6;
 	}
-	return p;
+	return p < end ? end : p;
 }
 
 void instance_teardown(struct instance *in)
@@ -229,7 +232,7 @@ void instance_teardown(struct instance *in)
 	host_release(h, CAT_OVERHEAD, h->overhead_pages);
 	host_sync_tables(h);
 	chunked_destroy(&in->pages);
-	free(in->file_pages);
+	chunked_destroy(&in->file_map);
 	chunked_destroy(&in->shadow);
 	free(in->maps);
 	span_tree_destroy(&in->map_index);
@@ -618,7 +621,7 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 	for (i = ev->page; i < ev->page + np && i < in->npages; i++) {
 		struct ppage pg = inst_page_get(in, i);
 
-		if (pg.file)
+		if (inst_file_mapped(in, i))
 			inst_file_access(in, i);
 		else if (pg.tmpfs == TMPFS_SWAPPED)
 			inst_tmpfs_fault(in, i, 1);
@@ -642,10 +645,9 @@ void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 {
 	struct ppage *pg = inst_page(in, p);
 
-	if (pg->file)
+	if (inst_file_mapped(in, p))
 		inst_unmap_file(in, p);
-	pg->file = 1;
-	in->file_pages[p >> CHUNK_SHIFT]++;
+	*(uint64_t *)chunked_at(&in->file_map, p >> 6, sizeof(uint64_t)) |= 1ULL << (p & 63);
 	pg->cache = (uint16_t)pc->id;
 	pg->ipage = (uint32_t)ipage;
 	if ((*pc_mapcountp(pc, ipage))++ == 0 && (pc_flags(pc, ipage) & PC_RESIDENT))
@@ -657,8 +659,7 @@ void inst_unmap_file(struct instance *in, uint64_t p)
 	struct ppage *pg = inst_page(in, p);
 	struct pagecache *pc = in->host->caches[pg->cache];
 
-	pg->file = 0;
-	in->file_pages[p >> CHUNK_SHIFT]--;
+	*(uint64_t *)chunked_at(&in->file_map, p >> 6, sizeof(uint64_t)) &= ~(1ULL << (p & 63));
 	if (--*pc_mapcountp(pc, pg->ipage) == 0 && (pc_flags(pc, pg->ipage) & PC_RESIDENT))
 		pagecache_touch(in->host, pc, pg->ipage);	/* back on the cache list */
 }

@@ -33,7 +33,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 	/* the memory file under pages not yet file-mapped goes, run by run
 	 * (before UML maps its memory, nothing of it lies under them) */
 	for (i = 0; i <= np && in->phys_base != UINT64_MAX; i++) {
-		if (i < np && !inst_page_get(in, ev->page + i).file) {
+		if (i < np && !inst_file_mapped(in, ev->page + i)) {
 			run++;
 			continue;
 		}
@@ -46,7 +46,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 		uint64_t p = ev->page + i;
 		struct ppage pg = inst_page_get(in, p);
 
-		if (!pg.file && pg.tmpfs == TMPFS_SWAPPED &&
+		if (!inst_file_mapped(in, p) && pg.tmpfs == TMPFS_SWAPPED &&
 		    (!in->has_maps || !anon_map_count(&in->ai, p)))
 			in->find.swap_stranded++;
 	}
@@ -61,7 +61,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 
 void ubd_mmap_restore(struct instance *in, uint64_t p)
 {
-	if (!inst_page_get(in, p).file)
+	if (!inst_file_mapped(in, p))
 		return;
 	inst_unmap_file(in, p);
 	if (in->phys_base == UINT64_MAX)
