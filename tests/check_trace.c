@@ -266,6 +266,107 @@ START_TEST(writer_keeps_mapping_rules)
 }
 END_TEST
 
+/*
+ * The rules on mappings as events move in and out of the runs the
+ * validator passes without looking at its map (validate.c, the windows),
+ * written and read back: pages 0-7 never mapped, 8-16383 mapped at their
+ * own address (base 0x60000000); 16-17 unmapped and mapped back; a mapping
+ * away from memory's addresses and a second mapping of mapped pages change
+ * nothing; at last page 100's own address is taken by another page.
+ */
+#define OWN(p) (0x60000000ULL + ((uint64_t)(p) << 12))
+static const struct trace_event window_ok[] = {
+	{ .time_us = 0, .kind = EV_MMAP, .addr = OWN(8), .length = 16376ULL << 12, .offset = 8 << 12 },
+	{ .time_us = 1, .kind = EV_TOUCH, .page = 0, .count = 16384 },
+	{ .time_us = 2, .kind = EV_READ, .offset = 0, .length = 4 << 12, .page = 8 },
+	{ .time_us = 3, .kind = EV_MMAP, .addr = 0x70000000, .length = 4096, .offset = 0 },
+	{ .time_us = 4, .kind = EV_MUNMAP, .addr = OWN(16), .length = 2 << 12 },
+	{ .time_us = 5, .kind = EV_TOUCH, .page = 0, .count = 16 },
+	{ .time_us = 6, .kind = EV_READ, .offset = 0, .length = 8 << 12, .page = 8 },
+	{ .time_us = 7, .kind = EV_MMAP, .addr = OWN(16), .length = 2 << 12, .offset = 16 << 12 },
+	{ .time_us = 8, .kind = EV_MMAP, .addr = OWN(256), .length = 4096, .offset = 256 << 12 },
+	{ .time_us = 9, .kind = EV_READ, .offset = 0, .length = 2 << 12, .page = 16 },
+	{ .time_us = 10, .kind = EV_MAPDUP, .addr = OWN(100), .length = 4096, .offset = 0 },
+};
+#define NR_WINDOW_OK (sizeof(window_ok) / sizeof(window_ok[0]))
+static const struct trace_event window_bad[] = {
+	{ .time_us = 11, .kind = EV_READ, .offset = 0, .length = 4096, .page = 7 },
+	{ .time_us = 11, .kind = EV_TOUCH, .page = 99, .count = 2 },
+	{ .time_us = 11, .kind = EV_READ, .offset = 0, .length = 4096, .page = 100 },
+	{ .time_us = 11, .kind = EV_FREE, .page = 100, .count = 1 },
+};
+static const char *const window_why[] = {
+	"event 11 (11 read ubda 0 4096 7): read: pages 7+1 are not all mapped at their own address",
+	"event 11 (11 touch 99 2): touch: pages 99+2 include a page whose own address was unmapped",
+	"event 11 (11 read ubda 0 4096 100): read: pages 100+1 are not all mapped at their own address",
+	"event 11 (11 free 100 1): free: pages 100+1 include a page whose own address was unmapped",
+};
+
+START_TEST(mapping_windows)
+{
+	struct trace_header h;
+	char path[512], err[1024] = "", line[TRACE_EVENT_TEXT_MAX];
+	const struct trace_event *ev;
+	struct trace_reader *r;
+	struct trace_writer *w;
+	size_t i;
+	FILE *f;
+	int rc;
+
+	sample_header(&h);
+	make_dir();
+	/* the events that keep the rules, written and read back whole */
+	snprintf(path, sizeof(path), "%s/ok.atr", dir);
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	ck_assert_msg(w != NULL, "%s", err);
+	for (i = 0; i < NR_WINDOW_OK; i++)
+		ck_assert_int_eq(trace_write(w, &window_ok[i]), 0);
+	ck_assert_msg(trace_writer_commit(w, err, sizeof(err)) == 0, "%s", err);
+	r = trace_open(path, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	for (i = 0; i < NR_WINDOW_OK; i++) {
+		ck_assert_int_eq(trace_next(r, &ev), 1);
+		assert_event_eq(ev, &window_ok[i]);
+	}
+	ck_assert_int_eq(trace_next(r, &ev), 0);
+	trace_close(r);
+
+	/* one that breaks them: the writer refuses it ... */
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	for (i = 0; i < NR_WINDOW_OK; i++)
+		ck_assert_int_eq(trace_write(w, &window_ok[i]), 0);
+	ck_assert_int_eq(trace_write(w, &window_bad[_i]), -1);
+	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, strchr(window_why[_i], ':') + 2) != NULL, "%s", err);
+
+	/* ... and the reader, given it by hand, stops there */
+	snprintf(path, sizeof(path), "%s/bad.trace", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	{
+		char hdr[TRACE_HEADER_TEXT_MAX];
+
+		trace_format_header(&h, hdr, sizeof(hdr));
+		fputs(hdr, f);
+	}
+	for (i = 0; i <= NR_WINDOW_OK; i++) {
+		trace_format_event(&h, i < NR_WINDOW_OK ? &window_ok[i] : &window_bad[_i],
+				   line, sizeof(line));
+		fputs(line, f);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	r = trace_open(path, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	for (i = 0; i < NR_WINDOW_OK; i++)
+		ck_assert_int_eq(trace_next(r, &ev), 1);
+	rc = trace_next(r, &ev);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_msg(strstr(trace_error(r), window_why[_i]) != NULL, "%s", trace_error(r));
+	trace_close(r);
+	remove_dir();
+}
+END_TEST
+
 START_TEST(path_encoding)
 {
 	int binary = -1, gz = -1;
@@ -471,6 +572,7 @@ int main(void)
 	tcase_add_test(tc, binary_layout);
 	tcase_add_test(tc, writer_refuses);
 	tcase_add_loop_test(tc, writer_keeps_mapping_rules, 0, 3);
+	tcase_add_loop_test(tc, mapping_windows, 0, 4);
 	tcase_add_test(tc, path_encoding);
 	tcase_add_loop_test(tc, share_taps, 0, 2);
 	tcase_add_loop_test(tc, share_bad_data, 0, 2);

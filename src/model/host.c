@@ -80,47 +80,23 @@ struct pagecache *host_cache(struct host *h, const char *ident, uint64_t npages)
 	return pc;
 }
 
-uint64_t host_total(const struct host *h)
-{
-	uint64_t t = 0;
-	int c;
-
-	for (c = 0; c < CAT_NR; c++)
-		t += h->pages[c];
-	return t;
-}
-
 static void note_peaks(struct host *h)
 {
-	uint64_t t = host_total(h);
 	int c;
 
 	for (c = 0; c < CAT_NR; c++)
 		if (h->pages[c] > h->peak[c])
 			h->peak[c] = h->pages[c];
-	if (t > h->peak_total)
-		h->peak_total = t;
+	if (h->total > h->peak_total)
+		h->peak_total = h->total;
 }
 
-void host_charge(struct host *h, enum mem_cat cat, uint64_t n)
-{
-	h->pages[cat] += n;
-	host_balance(h);
-	note_peaks(h);
-}
-
-void host_release(struct host *h, enum mem_cat cat, uint64_t n)
-{
-	h->pages[cat] -= n;
-}
-
-void host_sync_tables(struct host *h)
+void host_sync_tables_changed(struct host *h)
 {
 	uint64_t st = h->kctx.held[KAPI_PAGE_SWAP_TABLE];
 	uint64_t mt = h->kctx.held[KAPI_PAGE_MAP_TABLE];
 
-	if (st == h->pages[CAT_SWAP_TABLE] && mt == h->pages[CAT_MAP_TABLE])
-		return;
+	h->total += st + mt - h->pages[CAT_SWAP_TABLE] - h->pages[CAT_MAP_TABLE];
 	h->pages[CAT_SWAP_TABLE] = st;
 	h->pages[CAT_MAP_TABLE] = mt;
 	host_balance(h);

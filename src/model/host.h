@@ -80,6 +80,7 @@ struct host {
 	int balancing;			/* reclaim under way: no nested reclaim */
 
 	uint64_t pages[CAT_NR];		/* now */
+	uint64_t total;			/* their sum, kept with them */
 	uint64_t peak[CAT_NR];		/* each category's own peak */
 	uint64_t peak_total;		/* peak of the sum */
 	uint64_t now_us;		/* trace time of the event being replayed */
@@ -117,15 +118,43 @@ void host_destroy(struct host *h);
 /* The page cache for backing identity @ident, created on first use. */
 struct pagecache *host_cache(struct host *h, const char *ident, uint64_t npages);
 
-/* Charge or release @n pages of a category; charging may reclaim. */
-void host_charge(struct host *h, enum mem_cat cat, uint64_t n);
-void host_release(struct host *h, enum mem_cat cat, uint64_t n);
-
-/* Bring the table-page categories in line with the kapi context's counts. */
-void host_sync_tables(struct host *h);
-
 /* Reclaim until demand fits memory (or nothing is left to reclaim). */
 void host_balance(struct host *h);
+
+/*
+ * Charge or release @n pages of a category; charging may reclaim.  Every
+ * increase of a category goes through host_charge or host_sync_tables,
+ * which note the peaks at once, so a charge notes its own category and the
+ * total only: reclaim lowers the others (its table changes note their own).
+ * Inline: a page fault charges one page, millions of times a replay.
+ */
+static inline void host_charge(struct host *h, enum mem_cat cat, uint64_t n)
+{
+	h->pages[cat] += n;
+	h->total += n;
+	if (h->mem_pages && h->total > h->mem_pages)
+		host_balance(h);
+	if (h->pages[cat] > h->peak[cat])
+		h->peak[cat] = h->pages[cat];
+	if (h->total > h->peak_total)
+		h->peak_total = h->total;
+}
+
+static inline void host_release(struct host *h, enum mem_cat cat, uint64_t n)
+{
+	h->pages[cat] -= n;
+	h->total -= n;
+}
+
+void host_sync_tables_changed(struct host *h);
+
+/* Bring the table-page categories in line with the kapi context's counts. */
+static inline void host_sync_tables(struct host *h)
+{
+	if (h->kctx.held[KAPI_PAGE_SWAP_TABLE] != h->pages[CAT_SWAP_TABLE] ||
+	    h->kctx.held[KAPI_PAGE_MAP_TABLE] != h->pages[CAT_MAP_TABLE])
+		host_sync_tables_changed(h);
+}
 
 /* `modern`: @nr file pages were activated (folio_mark_accessed()). */
 void host_note_activate(struct host *h, uint64_t nr);
@@ -148,7 +177,10 @@ static inline bool host_lru_kept(const struct host *h, enum lru_list l)
 uint64_t host_swap_alloc(struct host *h);
 void host_swap_free(struct host *h, uint64_t slot);
 
-uint64_t host_total(const struct host *h);
+static inline uint64_t host_total(const struct host *h)
+{
+	return h->total;
+}
 
 /* Pages of 4 KiB as MiB, for reports. */
 static inline double pages_mib(uint64_t pages)

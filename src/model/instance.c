@@ -35,8 +35,8 @@ static enum shmem_pte pops_pte(void *priv, unsigned long idx)
 {
 	struct ppage pg = inst_page_get(priv, idx);
 
-	return pg.tmpfs == TMPFS_RESIDENT && !pg.file ? SHMEM_PTE_CACHE :
-						       SHMEM_PTE_NONE;
+	return pg.tmpfs == TMPFS_RESIDENT && !inst_file_mapped(priv, idx) ?
+		SHMEM_PTE_CACHE : SHMEM_PTE_NONE;
 }
 
 /* UML's memory file has no page locks to wait for: only residency matters */
@@ -88,6 +88,8 @@ static void sync_swapped(struct instance *in, uint64_t p, uint64_t nr)
 {
 	uint64_t i;
 
+	if (!in->swapped)
+		return;		/* nothing is: most replays never swap */
 	/* a page in a chunk never written is not swapped */
 	for (i = chunked_next(&in->pages, p); i < p + nr && i < in->npages;
 	     i = chunked_next(&in->pages, i + 1)) {
@@ -129,6 +131,7 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	span_tree_init(&in->map_index);
 	in->npages = hdr->memory / PG_SIZE;
 	chunked_init(&in->pages, in->npages, sizeof(struct ppage));
+	chunked_init(&in->file_map, (in->npages + 63) / 64, sizeof(uint64_t));
 	chunked_init(&in->shadow, check ? in->npages : 0, sizeof(uint32_t));
 	anon_inode_init(&in->ai, h->geom, variant, &inst_page_ops, in);
 
@@ -159,6 +162,7 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 				chunked_destroy(&in->dev[d].cow_written);
 			while (d--);
 			chunked_destroy(&in->pages);
+			chunked_destroy(&in->file_map);
 			chunked_destroy(&in->shadow);
 			span_tree_destroy(&in->map_index);
 			return -1;
@@ -174,6 +178,34 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
 			uint64_t len);
 
+/*
+ * The first page from @p on, below @end, with a file page mapped over it;
+ * else @end (or @p, from @p >= @end).  A word of the bitmap at a time, and
+ * the chunks of it never written skipped whole: read-copy writes none.
+ */
+static uint64_t next_file_page(const struct instance *in, uint64_t p, uint64_t end)
+{
+	uint64_t q = p;
+
+	while (q < end) {
+		uint64_t w = q >> 6;
+		const uint64_t *v = chunked_peek(&in->file_map, w, sizeof(*v));
+		uint64_t bits;
+
+		if (!v) {
+			q = chunked_next(&in->file_map, w) << 6;
+			continue;
+		}
+		bits = *v & (~0ULL << (q & 63));
+		if (bits) {
+			q = (w << 6) + (uint64_t)__builtin_ctzll(bits);
+			return q < end ? q : end;
+		}
+		q = (w + 1) << 6;
+	}
+	return p < end ? end : p;
+}
+
 void instance_teardown(struct instance *in)
 {
 	struct host *h = in->host;
@@ -183,10 +215,9 @@ void instance_teardown(struct instance *in)
 	for (i = 0; i < in->nr_maps; i++)
 		unmap_range(in, in->maps[i].addr, in->maps[i].off, in->maps[i].len);
 	in->nr_maps = 0;
-	for (p = chunked_next(&in->pages, 0); p < in->npages;
-	     p = chunked_next(&in->pages, p + 1))
-		if (inst_page_get(in, p).file)
-			inst_unmap_file(in, p);
+	for (p = next_file_page(in, 0, in->npages); p < in->npages;
+	     p = next_file_page(in, p + 1, in->npages))
+		inst_unmap_file(in, p);
 	if (in->has_maps)
 		anon_truncate(&in->ai, 0);
 	else
@@ -201,6 +232,7 @@ void instance_teardown(struct instance *in)
 	host_release(h, CAT_OVERHEAD, h->overhead_pages);
 	host_sync_tables(h);
 	chunked_destroy(&in->pages);
+	chunked_destroy(&in->file_map);
 	chunked_destroy(&in->shadow);
 	free(in->maps);
 	span_tree_destroy(&in->map_index);
@@ -211,11 +243,19 @@ void instance_teardown(struct instance *in)
 
 /* --- tmpfs pages ---------------------------------------------------------- */
 
-void inst_tmpfs_fault(struct instance *in, uint64_t p)
+/* One page of inst_tmpfs_fault(), inlined in its loop. */
+static inline void tmpfs_fault(struct instance *in, struct host *h, uint64_t p)
 {
-	struct host *h = in->host;
 	struct ppage *pg = inst_page(in, p);
 
+	if (pg->tmpfs == TMPFS_RESIDENT) {
+		pg->young = 1;
+		/* 2.4: a use moves the page to the young end; modern: the
+		 * young pte waits for reclaim to look at it */
+		if (h->policy != RECLAIM_MODERN && host_lru_kept(h, LRU_TMPFS))
+			host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
+		return;
+	}
 	if (pg->tmpfs == TMPFS_SWAPPED) {
 		swp_entry_t e = shmem_swap_in(&in->ai.shm, p);
 
@@ -227,17 +267,20 @@ void inst_tmpfs_fault(struct instance *in, uint64_t p)
 		h->swap_ins++;
 	}
 	pg->young = 1;
-	if (pg->tmpfs != TMPFS_RESIDENT) {
-		pg->tmpfs = TMPFS_RESIDENT;
-		in->resident++;
-		if (host_lru_kept(h, LRU_TMPFS))
-			host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
-		host_charge(h, CAT_TMPFS, 1);
-	} else if (host_lru_kept(h, LRU_TMPFS) && h->policy != RECLAIM_MODERN) {
-		/* 2.4: a use moves the page to the young end; modern: the
-		 * young pte waits for reclaim to look at it */
+	pg->tmpfs = TMPFS_RESIDENT;
+	in->resident++;
+	if (host_lru_kept(h, LRU_TMPFS))
 		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
-	}
+	host_charge(h, CAT_TMPFS, 1);
+}
+
+void inst_tmpfs_fault(struct instance *in, uint64_t p, uint64_t nr)
+{
+	struct host *h = in->host;
+	uint64_t end = p + nr;
+
+	for (; p < end; p++)
+		tmpfs_fault(in, h, p);
 }
 
 static bool instance_swap_out(struct instance *in, uint64_t p)
@@ -385,25 +428,21 @@ static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
 			uint64_t len)
 {
 	uint64_t pgoff = off >> PG_SHIFT, nr = len >> PG_SHIFT;
-	uint64_t i, end = pgoff + nr < in->npages ? pgoff + nr : in->npages;
+	uint64_t f, end = pgoff + nr < in->npages ? pgoff + nr : in->npages;
 	uint64_t start = pgoff;
 
 	if (!is_phys_mapping(in, addr, off)) {
 		inst_mem_munmap(in, pgoff, nr);
 		return;
 	}
-	for (i = pgoff; i <= end; i++) {
-		if (i < end && !inst_page_get(in, i).file) {
-			/* no file page in a chunk never written */
-			uint64_t next = chunked_next(&in->pages, i);
-
-			if (next > i)
-				i = (next < end ? next : end) - 1;
-			continue;
-		}
-		if (i > start)
-			inst_mem_munmap(in, start, i - start);
-		start = i + 1;
+	/* the runs between file pages */
+	for (;;) {
+		f = next_file_page(in, start, end);
+		if (f > start)
+			inst_mem_munmap(in, start, f - start);
+		if (f >= end)
+			break;
+		start = f + 1;
 	}
 }
 
@@ -415,39 +454,45 @@ static void map_range(struct instance *in, uint64_t addr, uint64_t off,
 
 	if (in->phys_base == UINT64_MAX && !dup)
 		in->phys_base = addr - off;
-	if (is_phys_mapping(in, addr, off))
-		for (p = chunked_next(&in->pages, pgoff); p < pgoff + nr && p < in->npages;
-		     p = chunked_next(&in->pages, p + 1))
-			if (inst_page_get(in, p).file)
-				inst_unmap_file(in, p);
+	if (is_phys_mapping(in, addr, off)) {
+		uint64_t end = pgoff + nr < in->npages ? pgoff + nr : in->npages;
+
+		for (p = next_file_page(in, pgoff, end); p < end;
+		     p = next_file_page(in, p + 1, end))
+			inst_unmap_file(in, p);
+	}
 	if (dup)
 		inst_mem_mapdup(in, pgoff, nr);
 	else
 		inst_mem_mmap(in, pgoff, nr);
 }
 
-static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t off)
+/* A mapping into the last slot; @node: its span in the tree already, or 0. */
+static void maps_add(struct instance *in, uint64_t addr, uint64_t len, uint64_t off,
+		     uint32_t node)
 {
-	uint32_t node = 0;
-
 	if (in->nr_maps == in->cap_maps) {
 		unsigned cap = in->cap_maps ? in->cap_maps * 2 : 8;
 		in->maps = xrealloc(in->maps, cap * sizeof(*in->maps),
 				    "the table of mappings");
 		in->cap_maps = cap;
 	}
-	/* a mapping that ends at 2^64 overlaps nothing, as below */
-	if (addr + len > addr)
+	if (node)
+		in->map_index.n[node].value = in->nr_maps;
+	else if (addr + len > addr)	/* one that ends at 2^64 overlaps nothing, as below */
 		node = span_tree_insert(&in->map_index, addr, addr + len, in->nr_maps);
 	in->maps[in->nr_maps++] = (struct inst_mapping){ addr, len, off, node };
 }
 
-/* Take the mapping in slot @i out; the last slot's moves into it. */
-static void maps_take(struct instance *in, unsigned i)
+/*
+ * Take the mapping in slot @i out; the last slot's moves into it.  @keep:
+ * its span stays in the tree, for a mapping of the same range to take.
+ */
+static void maps_take(struct instance *in, unsigned i, bool keep)
 {
 	struct inst_mapping *m = &in->maps[i];
 
-	if (m->node)
+	if (m->node && !keep)
 		span_tree_remove(&in->map_index, m->addr);
 	*m = in->maps[--in->nr_maps];
 	if (m->node)
@@ -455,17 +500,15 @@ static void maps_take(struct instance *in, unsigned i)
 }
 
 /*
- * munmap(addr, len): unmap the overlap with each recorded mapping.  The
- * tree finds the mappings it overlaps; they are unmapped in the order of
- * their slots as the slots change, the order a scan of the slots from the
- * first meets them in.
+ * munmap(addr, len), the mappings it overlaps found in t->hits: unmap the
+ * overlap with each.  They are unmapped in the order of their slots as the
+ * slots change, the order a scan of the slots from the first meets them in.
  */
-static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
+static void maps_remove_hits(struct instance *in, uint64_t addr, uint64_t len)
 {
 	struct span_tree *t = &in->map_index;
 	uint64_t end = addr + len;
 
-	span_tree_overlaps(t, addr, end);
 	while (t->nr_hits) {
 		unsigned k, first = 0;
 		struct inst_mapping m;
@@ -481,12 +524,41 @@ static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
 		hi = end < mend ? end : mend;
 		unmap_range(in, lo, m.off + (lo - m.addr), hi - lo);
 		/* keep what lies outside [lo, hi) */
-		maps_take(in, t->n[m.node].value);
+		maps_take(in, t->n[m.node].value, false);
 		if (m.addr < lo)
-			maps_add(in, m.addr, lo - m.addr, m.off);
+			maps_add(in, m.addr, lo - m.addr, m.off, 0);
 		if (hi < mend)
-			maps_add(in, hi, mend - hi, m.off + (hi - m.addr));
+			maps_add(in, hi, mend - hi, m.off + (hi - m.addr), 0);
 	}
+}
+
+static void maps_remove(struct instance *in, uint64_t addr, uint64_t len)
+{
+	span_tree_overlaps(&in->map_index, addr, addr + len);
+	maps_remove_hits(in, addr, len);
+}
+
+/*
+ * mmap(addr, len, off) with MAP_FIXED: what it overlaps is unmapped, and
+ * the new mapping takes the last slot.  Where it replaces one mapping of
+ * exactly its range (UML maps the same pages again and again), that
+ * mapping's span in the tree is the new one's: same outcome, no tree
+ * surgery.  Mappings are disjoint, so one of exactly its range is the only
+ * one it overlaps: found by its start alone.
+ */
+static void maps_replace(struct instance *in, uint64_t addr, uint64_t len, uint64_t off)
+{
+	struct span_tree *t = &in->map_index;
+	uint32_t x = span_tree_find(t, addr);
+
+	if (x && t->n[x].end == addr + len) {
+		unmap_range(in, addr, in->maps[t->n[x].value].off, len);
+		maps_take(in, t->n[x].value, true);
+		maps_add(in, addr, len, off, x);
+		return;
+	}
+	maps_remove(in, addr, len);
+	maps_add(in, addr, len, off, 0);
 }
 
 /* --- devices ---------------------------------------------------------------- */
@@ -549,10 +621,10 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 	for (i = ev->page; i < ev->page + np && i < in->npages; i++) {
 		struct ppage pg = inst_page_get(in, i);
 
-		if (pg.file)
+		if (inst_file_mapped(in, i))
 			inst_file_access(in, i);
 		else if (pg.tmpfs == TMPFS_SWAPPED)
-			inst_tmpfs_fault(in, i);
+			inst_tmpfs_fault(in, i, 1);
 	}
 	in->calls.write++;
 	if (direct)
@@ -573,9 +645,9 @@ void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 {
 	struct ppage *pg = inst_page(in, p);
 
-	if (pg->file)
+	if (inst_file_mapped(in, p))
 		inst_unmap_file(in, p);
-	pg->file = 1;
+	*(uint64_t *)chunked_at(&in->file_map, p >> 6, sizeof(uint64_t)) |= 1ULL << (p & 63);
 	pg->cache = (uint16_t)pc->id;
 	pg->ipage = (uint32_t)ipage;
 	if ((*pc_mapcountp(pc, ipage))++ == 0 && (pc_flags(pc, ipage) & PC_RESIDENT))
@@ -587,7 +659,7 @@ void inst_unmap_file(struct instance *in, uint64_t p)
 	struct ppage *pg = inst_page(in, p);
 	struct pagecache *pc = in->host->caches[pg->cache];
 
-	pg->file = 0;
+	*(uint64_t *)chunked_at(&in->file_map, p >> 6, sizeof(uint64_t)) &= ~(1ULL << (p & 63));
 	if (--*pc_mapcountp(pc, pg->ipage) == 0 && (pc_flags(pc, pg->ipage) & PC_RESIDENT))
 		pagecache_touch(in->host, pc, pg->ipage);	/* back on the cache list */
 }
@@ -610,7 +682,6 @@ void inst_file_access(struct instance *in, uint64_t p)
 void instance_event(struct instance *in, const struct trace_event *ev)
 {
 	const struct strategy *s = in->strat;
-	uint64_t i;
 
 	switch (ev->kind) {
 	case EV_READ:
@@ -620,8 +691,7 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 		s->write(in, ev);
 		break;
 	case EV_TOUCH:
-		for (i = ev->page; i < ev->page + ev->count; i++)
-			s->touch(in, i);
+		s->touch(in, ev->page, ev->count);
 		break;
 	case EV_FREE:
 		s->free(in, ev->page, ev->count);
@@ -629,8 +699,7 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 	case EV_MMAP:
 	case EV_MAPDUP:
 		/* MAP_FIXED over an old mapping replaces it */
-		maps_remove(in, ev->addr, ev->length);
-		maps_add(in, ev->addr, ev->length, ev->offset);
+		maps_replace(in, ev->addr, ev->length, ev->offset);
 		map_range(in, ev->addr, ev->offset, ev->length, ev->kind == EV_MAPDUP);
 		break;
 	case EV_MUNMAP:
@@ -647,20 +716,18 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 
 void inst_copy_read(struct instance *in, const struct trace_event *ev)
 {
-	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE, p;
+	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE;
 
 	inst_dev_read(in, ev, false);
-	for (p = ev->page; p < ev->page + np; p++)
-		inst_tmpfs_fault(in, p);
+	inst_tmpfs_fault(in, ev->page, np);
 }
 
 void inst_copy_read_direct(struct instance *in, const struct trace_event *ev)
 {
-	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE, p;
+	uint64_t np = (ev->length + PG_SIZE - 1) / PG_SIZE;
 
 	inst_dev_read(in, ev, true);
-	for (p = ev->page; p < ev->page + np; p++)
-		inst_tmpfs_fault(in, p);
+	inst_tmpfs_fault(in, ev->page, np);
 }
 
 void inst_write_buffered(struct instance *in, const struct trace_event *ev)

@@ -28,10 +28,9 @@ enum tmpfs_state {
 
 struct ppage {
 	uint8_t tmpfs;		/* enum tmpfs_state */
-	uint8_t file : 1;	/* a backing-file page is mapped over P */
 	uint8_t young : 1;	/* tmpfs: used since reclaim last looked (a young pte) */
-	uint16_t cache;		/* file: host pagecache id */
-	uint32_t ipage;		/* file: page of that backing file */
+	uint16_t cache;		/* file mapped over P (inst_file_mapped): host pagecache id */
+	uint32_t ipage;		/* file mapped over P: page of that backing file */
 	uint32_t lru_gen;	/* tmpfs LRU stamp */
 };
 
@@ -72,6 +71,10 @@ struct instance {
 	const struct trace_header *hdr;
 	uint64_t npages;			/* physical memory in pages */
 	struct chunked pages;			/* struct ppage per page: inst_page() */
+	/* a bit per page, 64 to a word: a backing-file page is mapped over
+	 * it (inst_file_mapped); apart, so that walks and frees test the
+	 * bits of 64 pages at a time in a word, not the pages' state */
+	struct chunked file_map;
 	struct anon_inode ai;			/* ai.shm is the tmpfs inode */
 	bool has_maps;				/* /dev/anon map counts in use */
 	struct inst_device dev[TRACE_MAX_DEVICES];
@@ -120,10 +123,21 @@ static inline struct ppage inst_page_get(const struct instance *in, uint64_t p)
 	return pg ? *pg : (struct ppage){ 0 };
 }
 
+/* Whether a backing-file page is mapped over P (ubd-mmap). */
+static inline bool inst_file_mapped(const struct instance *in, uint64_t p)
+{
+	const uint64_t *w = chunked_peek(&in->file_map, p >> 6, sizeof(*w));
+
+	return w && (*w >> (p & 63) & 1);
+}
+
 /* --- helpers for the strategies ------------------------------------------- */
 
-/* Give P a resident tmpfs page: allocate, or swap in; nothing if resident. */
-void inst_tmpfs_fault(struct instance *in, uint64_t p);
+/*
+ * Give pages [p, p + nr) resident tmpfs pages, in order: allocate, or swap
+ * in; nothing for those resident.
+ */
+void inst_tmpfs_fault(struct instance *in, uint64_t p, uint64_t nr);
 /* Drop P's tmpfs page and swap entry (punch). */
 void inst_tmpfs_punch(struct instance *in, uint64_t p, uint64_t nr);
 /* Read device pages through the host page cache (or around it: @direct). */

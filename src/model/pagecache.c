@@ -133,12 +133,14 @@ static uint64_t xa_miss(const struct pagecache *pc, uint64_t index, int dir,
 
 void pagecache_touch(struct host *h, struct pagecache *pc, uint64_t i)
 {
-	enum lru_list l = pc_mapcount(pc, i) ? LRU_MAPPED : LRU_CACHE;
+	enum lru_list l;
 
+	if (!host_lru_kept(h, LRU_CACHE))
+		return;		/* nor LRU_MAPPED: no reclaim */
 	if (pc_flags(pc, i) & PC_ACTIVE)
 		return;		/* modern: the active list holds both kinds */
-	if (host_lru_kept(h, l))
-		host_lru_add(h, l, pc->id, (uint32_t)i, pc_lru_genp(pc, i));
+	l = pc_mapcount(pc, i) ? LRU_MAPPED : LRU_CACHE;
+	host_lru_add(h, l, pc->id, (uint32_t)i, pc_lru_genp(pc, i));
 }
 
 /* modern: the folio of page @i goes to the active list (folio_activate()). */

@@ -107,6 +107,15 @@ uint32_t span_tree_insert(struct span_tree *t, uint64_t start, uint64_t end,
 	return x;
 }
 
+uint32_t span_tree_find(const struct span_tree *t, uint64_t start)
+{
+	uint32_t x = t->root;
+
+	while (x && t->n[x].start != start)
+		x = start < t->n[x].start ? t->n[x].left : t->n[x].right;
+	return x;
+}
+
 void span_tree_remove(struct span_tree *t, uint64_t start)
 {
 	uint32_t *link = &t->root, x;

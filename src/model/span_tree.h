@@ -35,6 +35,9 @@ void span_tree_destroy(struct span_tree *t);
 uint32_t span_tree_insert(struct span_tree *t, uint64_t start, uint64_t end,
 			  uint32_t value);
 
+/* The node of the span that starts at @start, or 0. */
+uint32_t span_tree_find(const struct span_tree *t, uint64_t start);
+
 /* Remove the span that starts at @start. */
 void span_tree_remove(struct span_tree *t, uint64_t start);
 

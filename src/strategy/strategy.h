@@ -31,8 +31,9 @@ struct strategy {
 	void (*read)(struct instance *in, const struct trace_event *ev);
 	/* ubd write from pages at ev->page */
 	void (*write)(struct instance *in, const struct trace_event *ev);
-	/* the guest writes page P for the first time since it was free */
-	void (*touch)(struct instance *in, uint64_t p);
+	/* the guest writes pages [p, p + nr) for the first time since they
+	 * were free, in this order */
+	void (*touch)(struct instance *in, uint64_t p, uint64_t nr);
 	/* the guest frees pages [p, p + nr) */
 	void (*free)(struct instance *in, uint64_t p, uint64_t nr);
 };

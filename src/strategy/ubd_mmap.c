@@ -33,7 +33,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 	/* the memory file under pages not yet file-mapped goes, run by run
 	 * (before UML maps its memory, nothing of it lies under them) */
 	for (i = 0; i <= np && in->phys_base != UINT64_MAX; i++) {
-		if (i < np && !inst_page_get(in, ev->page + i).file) {
+		if (i < np && !inst_file_mapped(in, ev->page + i)) {
 			run++;
 			continue;
 		}
@@ -42,11 +42,11 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 		run = 0;
 	}
 	/* a swapped page nobody maps any more should have lost its entry */
-	for (i = 0; i < np; i++) {
+	for (i = 0; i < np && in->swapped; i++) {
 		uint64_t p = ev->page + i;
 		struct ppage pg = inst_page_get(in, p);
 
-		if (!pg.file && pg.tmpfs == TMPFS_SWAPPED &&
+		if (!inst_file_mapped(in, p) && pg.tmpfs == TMPFS_SWAPPED &&
 		    (!in->has_maps || !anon_map_count(&in->ai, p)))
 			in->find.swap_stranded++;
 	}
@@ -61,7 +61,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 
 void ubd_mmap_restore(struct instance *in, uint64_t p)
 {
-	if (!inst_page_get(in, p).file)
+	if (!inst_file_mapped(in, p))
 		return;
 	inst_unmap_file(in, p);
 	if (in->phys_base == UINT64_MAX)
@@ -70,10 +70,14 @@ void ubd_mmap_restore(struct instance *in, uint64_t p)
 	inst_mem_mmap(in, p, 1);
 }
 
-void ubd_mmap_touch(struct instance *in, uint64_t p)
+void ubd_mmap_touch(struct instance *in, uint64_t p, uint64_t nr)
 {
-	ubd_mmap_restore(in, p);
-	inst_tmpfs_fault(in, p);
+	uint64_t i;
+
+	for (i = p; i < p + nr; i++) {
+		ubd_mmap_restore(in, i);
+		inst_tmpfs_fault(in, i, 1);
+	}
 }
 
 void ubd_mmap_free(struct instance *in, uint64_t p, uint64_t nr)

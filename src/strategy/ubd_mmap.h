@@ -18,7 +18,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 		   ubd_release_fn release);
 /* Map the memory file back over P if a file page is mapped there. */
 void ubd_mmap_restore(struct instance *in, uint64_t p);
-void ubd_mmap_touch(struct instance *in, uint64_t p);
+void ubd_mmap_touch(struct instance *in, uint64_t p, uint64_t nr);
 void ubd_mmap_free(struct instance *in, uint64_t p, uint64_t nr);
 
 #endif

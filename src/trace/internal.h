@@ -171,6 +171,15 @@ struct trace_maps {
 	int based;
 	struct own_seg *seg;
 	size_t nr, cap;
+	/*
+	 * By kind, pages [lo, hi) where an event of that kind keeps the
+	 * rules and changes no state: reads in the largest run of pages
+	 * mapped at their own address, touches and frees in the largest run
+	 * of pages mapped there or never mapped, writes anywhere, mappings
+	 * nowhere (they have their own test).  Events inside are passed
+	 * without a look at the segments.
+	 */
+	uint64_t lo[EV_NR_KINDS], hi[EV_NR_KINDS];
 };
 
 void trace_maps_init(struct trace_maps *m);

@@ -313,6 +313,68 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 	return 0;
 }
 
+/* The end of segment @i. */
+static uint64_t seg_end(const struct trace_maps *m, const struct trace_rules *r, size_t i)
+{
+	return i + 1 < m->nr ? m->seg[i + 1].start : r->mem_pages;
+}
+
+/* The windows of trace_maps (lo, hi), after the segments changed. */
+static void set_windows(struct trace_maps *m, const struct trace_rules *r)
+{
+	uint64_t best[2][2] = { { 0, 0 }, { 0, 0 } };	/* reads, touches and frees */
+	uint64_t run = 0;
+	size_t i;
+	int k;
+
+	for (k = 0; k < EV_NR_KINDS; k++) {
+		m->lo[k] = 0;
+		m->hi[k] = UINT64_MAX;
+	}
+	for (i = 0; m->based && i < m->nr; i++) {
+		enum own_state s = m->seg[i].state;
+		uint64_t start = m->seg[i].start, end = seg_end(m, r, i);
+
+		if (s == OWN_MAPPED && end - start > best[0][1] - best[0][0]) {
+			best[0][0] = start;
+			best[0][1] = end;
+		}
+		if (s != OWN_MAPPED && s != OWN_NEVER)
+			continue;
+		if (!i || (m->seg[i - 1].state != OWN_MAPPED && m->seg[i - 1].state != OWN_NEVER))
+			run = start;	/* a run of segments either way starts here */
+		if (end - run > best[1][1] - best[1][0]) {
+			best[1][0] = run;
+			best[1][1] = end;
+		}
+	}
+	/* before the first mmap every read, touch and free changes the state */
+	m->lo[EV_READ] = best[0][0];
+	m->hi[EV_READ] = best[0][1];
+	m->lo[EV_TOUCH] = m->lo[EV_FREE] = best[1][0];
+	m->hi[EV_TOUCH] = m->hi[EV_FREE] = best[1][1];
+	m->lo[EV_MMAP] = m->lo[EV_MAPDUP] = m->lo[EV_MUNMAP] = UINT64_MAX;
+	m->hi[EV_MMAP] = m->hi[EV_MAPDUP] = m->hi[EV_MUNMAP] = 0;
+}
+
+/*
+ * Whether mapping @e leaves the segments as they are: it lies away from
+ * physical memory's own addresses, or maps pages at their own address
+ * that are mapped there already.
+ */
+static int map_keeps_state(const struct trace_maps *m, const struct trace_rules *r,
+			   const struct trace_event *e)
+{
+	uint64_t fo = e->offset >> r->page_shift, fn = e->length >> r->page_shift;
+
+	if (!m->based)
+		return 0;
+	if (e->addr - m->base >= r->mem_bytes && m->base - e->addr >= e->length)
+		return 1;
+	return e->kind != EV_MUNMAP && e->addr - e->offset == m->base &&
+	       fo >= m->lo[EV_READ] && fo + fn <= m->hi[EV_READ];
+}
+
 size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 			const struct trace_event *ev, size_t n, char *why, size_t len)
 {
@@ -323,19 +385,26 @@ size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 		m->cap = 8;
 		m->nr = 1;
 		m->seg[0] = (struct own_seg){ 0, OWN_NEVER };
+		set_windows(m, r);
 	}
 	for (i = 0; i < n; i++) {
-		enum trace_kind k = ev[i].kind;
-
+		const struct trace_event *e = &ev[i];
 		/*
-		 * The usual state: all of memory mapped at its own address,
-		 * where reads, touches and frees always keep the rules.
+		 * The fields a kind does not have are 0 as decoded, so a
+		 * read's pages come from its length, a touch's or a free's
+		 * from its count: one test, whatever the kind.  A mapping's
+		 * window is empty.
 		 */
-		if (m->nr == 1 && m->seg[0].state == OWN_MAPPED &&
-		    (k == EV_READ || k == EV_TOUCH || k == EV_FREE))
+		uint64_t pages = e->count + ((e->length + r->page_mask) >> r->page_shift);
+
+		if ((e->page >= m->lo[e->kind]) & (e->page + pages <= m->hi[e->kind]))
 			continue;
-		if (k != EV_WRITE && k < EV_PHASE && maps_event(m, r, &ev[i], why, len))
+		if ((e->kind == EV_MMAP || e->kind == EV_MAPDUP || e->kind == EV_MUNMAP) &&
+		    map_keeps_state(m, r, e))
+			continue;
+		if (maps_event(m, r, &ev[i], why, len))
 			return i;
+		set_windows(m, r);
 	}
 	return n;
 }
