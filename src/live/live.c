@@ -26,6 +26,7 @@
 #include "strategy/registry.h"
 #include "trace/trace.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define PG_SHIFT 12
 #define MAX_INSTANCES 64
@@ -198,9 +199,8 @@ static int start_instance(struct run *r, unsigned k, char *err, size_t errlen)
 		if (!cow)
 			return -1;
 		in->dev[d].cow = &cow->im;
-		in->dev[d].cow_written = calloc((td->size + 4095) >> PG_SHIFT, 1);
-		if (!in->dev[d].cow_written)
-			return set_error(err, errlen, "out of memory");
+		in->dev[d].cow_written = xcalloc((td->size + 4095) >> PG_SHIFT, 1,
+						 "a copy-on-write layer's map");
 	}
 	if ((r->s->anon_dev ?
 	     resident_view_open_anon(&in->view, in->memfd, r->hdr.memory >> PG_SHIFT, err, errlen) :
@@ -438,6 +438,7 @@ int live_run(const char *path, const struct live_strategy *s,
 	r.out = out;
 	r.first_real_us = -1;
 	r.pressure = o->model.host_mem != 0;
+	xalloc_trace(path);
 	if (mo.copies > MAX_INSTANCES) {
 		set_error(err, errlen, "at most %d instances live", MAX_INSTANCES);
 		return EXIT_USAGE;

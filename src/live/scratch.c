@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "live/scratch.h"
+#include "util/cleanup.h"
 #include "util/util.h"
 
 #define TMPFS_MAGIC_NR 0x01021994
@@ -54,7 +55,8 @@ static void remove_all(void)
 	last_dir[0] = '\0';
 }
 
-static void on_signal(int sig)
+/* Async-signal-safe: everything a run made, undone (a signal, die_oom). */
+static void abandon(void)
 {
 	int i;
 
@@ -77,6 +79,11 @@ static void on_signal(int sig)
 		}
 	}
 	remove_all();
+}
+
+static void on_signal(int sig)
+{
+	abandon();
 	_exit(128 + sig);
 }
 
@@ -121,6 +128,8 @@ int scratch_open(const char *parent, char *fstype, size_t fslen,
 		sigaddset(&sa.sa_mask, cleanup_signals[i]);
 	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
 		sigaction(cleanup_signals[i], &sa, NULL);
+	/* out of memory (util/xalloc.h) undoes it all too */
+	cleanup_also(abandon);
 	return 0;
 }
 
@@ -179,5 +188,6 @@ void scratch_close(void)
 	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
 		sigaction(cleanup_signals[i], &sa, NULL);
 	nr_children = 0;
+	cleanup_also(NULL);
 	remove_all();
 }
