@@ -351,6 +351,49 @@ START_TEST(test_differential_enomem)
 END_TEST
 
 /*
+ * The run the kernel fuzzer makes, its choices given as bytes (four, little
+ * endian, per choice: operation % 100, slot % 1536, length - 1 % 8, then,
+ * for a swap out or mmap, the injected failure: v % 4 == 0 fails the
+ * allocation after (v / 4) % 3 that succeed).  Slot 256 is the first of
+ * the second window, index SHMEM_NR_DIRECT + EPP - 128: in leaf 0, so its
+ * map count or swap entry needs the indirect page and leaf 0.
+ *   mmap 256+1, the indirect page fails: -ENOMEM, nothing installed
+ *   mmap 256+1: indirect and leaf installed, count 1
+ *   swap out 256, the indirect page is had, the leaf fails: -ENOMEM
+ *   swap out 256: the leaf is installed
+ *   munmap 256+1: count 0, the swap entry freed
+ * then two bytes, too few for a choice: the run ends, and its teardown
+ * finds every table page back.  Two operations failed.
+ */
+START_TEST(test_differential_data)
+{
+	static const uint32_t choice[] = {
+		60, 256, 0, 0,
+		60, 256, 0, 1,
+		10, 256, 0, 4,
+		10, 256, 0, 1,
+		80, 256, 0,
+	};
+	unsigned char data[sizeof(choice) + 2];
+	unsigned long enomem = 0;
+	char err[256] = "";
+	size_t i;
+
+	setup(_i);
+	for (i = 0; i < sizeof(choice); i++)
+		data[i] = (unsigned char)(choice[i / 4] >> (8 * (i % 4)));
+	data[sizeof(choice)] = data[sizeof(choice) + 1] = 0xff;
+	ck_assert_msg(core_check_differential_data(geoms[_i], data, sizeof(data), &enomem,
+						   err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(enomem, 2);
+	/* without failures injected the same bytes mean other choices: the
+	 * v of a swap out or mmap is the next operation; still no disagreement */
+	ck_assert_msg(core_check_differential_data(geoms[_i], data, sizeof(data), NULL,
+						   err, sizeof(err)) == 0, "%s", err);
+}
+END_TEST
+
+/*
  * A table page holds the geometry's EPP entries as native words and no
  * more: 512 words for x86_64 (4 KiB on a 64-bit host), 1024 for i386 (8 KiB
  * there).  Under the address sanitizer the word behind entry EPP-1 of a
@@ -465,6 +508,7 @@ static Suite *table_suite(void)
 	tcase_add_loop_test(tc, test_swap_out_failure, 0, 2);
 	tcase_add_loop_test(tc, test_differential, 0, 2);
 	tcase_add_loop_test(tc, test_differential_enomem, 0, 2);
+	tcase_add_loop_test(tc, test_differential_data, 0, 2);
 	tcase_add_loop_test(tc, test_table_page_size, 0, 2);
 	tcase_add_loop_test(tc, test_teardown_returns_all, 0, 2);
 	tcase_add_test(tc, test_kapi_counts_misuse);

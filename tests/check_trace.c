@@ -9,6 +9,13 @@
 #include "check_trace_util.h"
 #include "trace/share.h"
 
+#include <fcntl.h>
+#include <stdbool.h>
+#include <sys/wait.h>
+
+#include "util/cleanup.h"
+#include "util/xalloc.h"
+
 /* One event of every kind, with values that fill the wide fields. */
 static const struct trace_event sample[] = {
 	{ .time_us = 0, .kind = EV_MMAP, .addr = 0x60000000, .length = 64 << 20, .offset = 0 },
@@ -559,6 +566,71 @@ START_TEST(share_bad_data)
 }
 END_TEST
 
+/*
+ * Out of memory, the one way (util/xalloc.h): one line naming what and for
+ * which trace, the registered files removed, the command's other undoing
+ * (cleanup_also: live's processes, swap file, cgroup) run, exit 5.  A
+ * child process that disowned its parent's registrations removes nothing.
+ */
+static char oom_marker[300];
+
+static void oom_also(void)
+{
+	close(open(oom_marker, O_WRONLY | O_CREAT, 0600));
+}
+
+/* die_oom in a child, @disown: after cleanup_disown(); its stderr in @msg */
+static int oom_child(bool disown, char *msg, size_t len)
+{
+	char path[300], errpath[300];
+	int status, fd;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/output.tmp", dir);
+	snprintf(errpath, sizeof(errpath), "%s/stderr", dir);
+	snprintf(oom_marker, sizeof(oom_marker), "%s/also-ran", dir);
+	close(open(path, O_WRONLY | O_CREAT, 0600));
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 2);
+		if (cleanup_add(path))
+			_exit(99);
+		cleanup_also(oom_also);
+		if (disown)
+			cleanup_disown();
+		xalloc_trace("huge.trace");
+		die_oom("a test's state");
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	fd = open(errpath, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	msg[read(fd, msg, len - 1)] = '\0';
+	close(fd);
+	return status;
+}
+
+START_TEST(oom_one_way)
+{
+	char msg[256], path[300];
+
+	make_dir();
+	ck_assert_int_eq(oom_child(false, msg, sizeof(msg)), 5);
+	ck_assert_str_eq(msg, "anonsim: out of memory allocating a test's state for huge.trace\n");
+	snprintf(path, sizeof(path), "%s/output.tmp", dir);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_int_eq(access(oom_marker, F_OK), 0);
+	unlink(oom_marker);
+	/* disowned: the file stays, the undoing does not run */
+	ck_assert_int_eq(oom_child(true, msg, sizeof(msg)), 5);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	ck_assert_int_eq(access(oom_marker, F_OK), -1);
+	remove_dir();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trace");
@@ -576,6 +648,7 @@ int main(void)
 	tcase_add_test(tc, path_encoding);
 	tcase_add_loop_test(tc, share_taps, 0, 2);
 	tcase_add_loop_test(tc, share_bad_data, 0, 2);
+	tcase_add_test(tc, oom_one_way);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -22,6 +22,7 @@
 
 #include "live/guest.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define PG_SIZE 4096u
 #define PG_SHIFT 12
@@ -87,10 +88,7 @@ int live_guest_init(struct live_guest *g, const struct live_strategy *s,
 	if (hdr->page_size != PG_SIZE || sysconf(_SC_PAGESIZE) != PG_SIZE)
 		return set_error(err, errlen,
 				 "live replay needs 4096-byte pages in the trace and on this host");
-	g->state = calloc(g->npages ? g->npages : 1, 1);
-	if (!g->state)
-		return set_error(err, errlen, "out of memory for the state of %llu pages",
-				 (unsigned long long)g->npages);
+	g->state = xcalloc(g->npages, 1, "the live guest's page states");
 	if (s->anon_dev)
 		return 0;	/* memory is where the trace maps it */
 	g->phys = mmap(NULL, g->npages << PG_SHIFT, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -123,10 +121,9 @@ static int grow_bounce(struct live_guest *g, uint64_t len, char *err, size_t err
 		return 0;
 	free(g->bounce);
 	g->bounce = aligned_alloc(PG_SIZE, want);
-	g->bounce_len = g->bounce ? want : 0;
 	if (!g->bounce)
-		return set_error(err, errlen, "out of memory for a %llu-byte buffer",
-				 (unsigned long long)want);
+		die_oom("the live guest's I/O buffer");
+	g->bounce_len = want;
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 #include "strategy/registry.h"
 #include "trace/trace.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define PG_SHIFT 12
 #define MAX_INSTANCES 64
@@ -188,9 +189,8 @@ static int start_instance(struct run *r, unsigned k, char *err, size_t errlen)
 		if (!cow)
 			return -1;
 		in->dev[d].cow = &cow->im;
-		in->dev[d].cow_written = calloc((td->size + 4095) >> PG_SHIFT, 1);
-		if (!in->dev[d].cow_written)
-			return set_error(err, errlen, "out of memory");
+		in->dev[d].cow_written = xcalloc((td->size + 4095) >> PG_SHIFT, 1,
+						 "a copy-on-write layer's map");
 	}
 	if ((r->s->anon_dev ?
 	     resident_view_open_anon(&in->view, in->memfd, r->hdr.memory >> PG_SHIFT, err, errlen) :
@@ -284,23 +284,19 @@ static bool within(const struct live_point *pt, double tol)
 }
 
 /* Keep a point in the result; without a memory limit, real and model must agree. */
-static int add_point(struct run *r, struct live_point *pt, char *err, size_t errlen)
+static void add_point(struct run *r, struct live_point *pt)
 {
 	struct live_result *res = r->res;
 
 	pt->apart = !r->pressure && !within(pt, r->o->cache_tolerance);
 	if (res->npt == r->pt_cap) {
 		unsigned cap = r->pt_cap ? 2 * r->pt_cap : 64;
-		struct live_point *p = realloc(res->pt, cap * sizeof(*p));
 
-		if (!p)
-			return set_error(err, errlen, "out of memory keeping the points measured");
-		res->pt = p;
+		res->pt = xrealloc(res->pt, cap * sizeof(*res->pt), "the points measured");
 		r->pt_cap = cap;
 	}
 	res->pt[res->npt++] = *pt;
 	res->beyond |= pt->apart;
-	return 0;
 }
 
 /* The model's hook: before event @ev of instance @k is applied. */
@@ -329,8 +325,7 @@ static int observe(void *arg, unsigned k, const struct trace_event *ev,
 		pt.m_swap_outs = h->swap_outs;
 		pt.first_us = r->first_real_us;
 		pt.m_first_us = h->first_swap_out_us;
-		if (add_point(r, &pt, err, errlen))
-			return EXIT_OUTPUT;
+		add_point(r, &pt);
 	}
 	r->batch_k = k;
 	r->batch_n++;
@@ -394,6 +389,7 @@ int live_run(const char *path, const struct live_strategy *s,
 	r.res = res;
 	r.first_real_us = -1;
 	r.pressure = res->pressure = o->model.host_mem != 0;
+	xalloc_trace(path);
 	if (mo.copies > MAX_INSTANCES) {
 		set_error(err, errlen, "at most %d instances live", MAX_INSTANCES);
 		return EXIT_USAGE;
@@ -450,8 +446,7 @@ int live_run(const char *path, const struct live_strategy *s,
 		pt.m_swap_outs = rr.swap_outs;
 		pt.first_us = r.first_real_us;
 		pt.m_first_us = rr.first_swap_out_us;
-		if (add_point(&r, &pt, err, errlen))
-			goto out;
+		add_point(&r, &pt);
 	}
 	for (i = 0; i < MAX_INSTANCES; i++)
 		if (r.inst[i].started && live_proc_stop(&r.inst[i].proc, err, errlen))

@@ -17,6 +17,7 @@
 #include "kernel/linux/devanon_uapi.h"
 #include "live/measure.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define PG_SIZE 4096u
 
@@ -34,12 +35,7 @@ int resident_view_open(struct resident_view *v, int fd, uint64_t npages,
 		return set_error(err, errlen, "cannot map %llu pages to count them: %s",
 				 (unsigned long long)npages, strerror(errno));
 	}
-	v->vec = malloc(npages);
-	if (!v->vec) {
-		resident_view_close(v);
-		return set_error(err, errlen, "out of memory for a residency vector of %llu pages",
-				 (unsigned long long)npages);
-	}
+	v->vec = xmalloc(npages, "a residency vector");
 	return 0;
 }
 
@@ -50,10 +46,7 @@ int resident_view_open_anon(struct resident_view *v, int fd, uint64_t npages,
 	v->npages = npages;
 	v->anon = true;
 	v->anon_fd = fd;
-	v->vec = malloc(npages ? npages : 1);
-	if (!v->vec)
-		return set_error(err, errlen, "out of memory for a residency vector of %llu pages",
-				 (unsigned long long)npages);
+	v->vec = xmalloc(npages, "a residency vector");
 	return 0;
 }
 

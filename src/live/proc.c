@@ -19,7 +19,9 @@
 #include <unistd.h>
 
 #include "live/proc.h"
+#include "util/cleanup.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 /* All @len bytes through the pipe @fd, whatever the kernel splits them into. */
 static int pipe_full(bool out, int fd, void *buf, size_t len)
@@ -64,6 +66,10 @@ proc_main(const char *path, const struct live_strategy *s, int memfd,
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	/* out of memory here ends this process alone: the parent's files,
+	 * processes and cgroup are the parent's to remove, when it reaps it */
+	cleanup_disown();
+	xalloc_trace(path);
 	if (read_full(in, &n, sizeof(n)))	/* the go, once in its cgroup */
 		_exit(EXIT_DATA);
 	r = trace_open(path, err, sizeof(err));

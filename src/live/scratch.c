@@ -57,7 +57,8 @@ static void remove_all(void)
 	last_dir[0] = '\0';
 }
 
-static void on_signal(int sig)
+/* Async-signal-safe: everything a run made, undone (a signal, die_oom). */
+static void abandon(void)
 {
 	int i;
 
@@ -80,7 +81,13 @@ static void on_signal(int sig)
 		}
 	}
 	remove_all();
-	cleanup_now();	/* the command's own temporary files (util/cleanup.h) */
+}
+
+static void on_signal(int sig)
+{
+	/* the command's own temporary files (util/cleanup.h), then abandon(),
+	 * which scratch_open() registered there */
+	cleanup_now();
 	_exit(128 + sig);
 }
 
@@ -125,6 +132,8 @@ int scratch_open(const char *parent, char *fstype, size_t fslen,
 		sigaddset(&sa.sa_mask, cleanup_signals[i]);
 	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
 		sigaction(cleanup_signals[i], &sa, &saved[i]);
+	/* a signal and out of memory (util/xalloc.h) undo it all */
+	cleanup_also(abandon);
 	return 0;
 }
 
@@ -180,5 +189,6 @@ void scratch_close(void)
 	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
 		sigaction(cleanup_signals[i], &saved[i], NULL);
 	nr_children = 0;
+	cleanup_also(NULL);
 	remove_all();
 }

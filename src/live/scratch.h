@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scratch.h - the files a live run makes (disk images, copy-on-write layers)
- * in a scratch directory of their own, removed at the end, on failure, and
- * on SIGINT, SIGTERM, SIGHUP or SIGPIPE (then the process exits 128 +
- * signal), with the instance processes, the swap file and the memory cgroup
- * of a run under pressure.
+ * in a scratch directory of their own, removed at the end, on failure, when
+ * memory runs out (util/xalloc.h: exit 5), and on SIGINT, SIGTERM, SIGHUP
+ * or SIGPIPE (then the process exits 128 + signal), with the instance
+ * processes, the swap file and the memory cgroup of a run under pressure.
  */
 #ifndef ANONSIM_LIVE_SCRATCH_H
 #define ANONSIM_LIVE_SCRATCH_H

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/fault.h"
 #include "model/replay.h"
 #include "trace/share.h"
 #include "util/decimal.h"
@@ -452,6 +453,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 				goto out;
 			rc = EXIT_DATA;
 		}
+		fault_event(&h, &cur->in, cur->index);
 		instance_event(&cur->in, cur->ev);
 		nev++;
 		if (o->check && nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0) {

@@ -16,6 +16,7 @@
 #define CLEANUP_MAX 16	/* a command has a few outputs open at a time */
 
 static char *volatile paths[CLEANUP_MAX];
+static void (*volatile also)(void);
 
 void cleanup_now(void)
 {
@@ -24,6 +25,23 @@ void cleanup_now(void)
 	for (i = 0; i < CLEANUP_MAX; i++)
 		if (paths[i])
 			unlink(paths[i]);
+	if (also)
+		also();
+}
+
+void cleanup_also(void (*fn)(void))
+{
+	also = fn;
+}
+
+void cleanup_disown(void)
+{
+	int i;
+
+	/* the parent frees its copies; this process only forgets them */
+	for (i = 0; i < CLEANUP_MAX; i++)
+		paths[i] = NULL;
+	also = NULL;
 }
 
 static void on_signal(int sig)

@@ -11,7 +11,17 @@
 int cleanup_add(const char *path);
 /* @path is renamed or removed: a signal no longer touches it. */
 void cleanup_forget(const char *path);
-/* Remove every file registered now: the command ends without a signal. */
+/*
+ * Remove every file registered now, then call the function given to
+ * cleanup_also(): the command ends without a signal (die_oom).
+ */
 void cleanup_now(void);
+/*
+ * @fn (NULL: none) undoes what a command made besides files (processes,
+ * a swap file, a cgroup: src/live); async-signal-safe, as cleanup_now().
+ */
+void cleanup_also(void (*fn)(void));
+/* In a child just forked: what the parent registered is not ours to undo. */
+void cleanup_disown(void);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,13 @@ void xalloc_trace(const char *t)
 
 _Noreturn void die_oom(const char *what)
 {
+	static atomic_flag dying = ATOMIC_FLAG_INIT;
+
+	/* one thread reports and ends the process; another that runs out of
+	 * memory at the same time (density's parallel replays) waits for it */
+	if (atomic_flag_test_and_set(&dying))
+		for (;;)
+			pause();
 	/* msg() writes to unbuffered stderr: no memory of its own */
 	msg("out of memory allocating %s%s%s", what, trace ? " for " : "",
 	    trace ? trace : "");
