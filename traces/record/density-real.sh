@@ -80,7 +80,8 @@ bytes, and seconds from UML N's start to the first swap seen while it
 booted), series.csv (the cgroup's memory every 0.1 s of both runs), model-free.csv and model.csv (anonsim density --csv, memory
 unlimited and on the host given), compare.csv (real beside model
 per N), density.csv (both as series of plots/density.gp), trace-K.gz
-(when recorded), summary.txt.  Everything the run made on the host (UMLs,
+(when recorded), summary.txt (with the model's density when each of
+the K traces goes first, UML N replaying trace (N-1+r) mod K + 1).  Everything the run made on the host (UMLs,
 cgroups, swap file, scratch images, paused DAMON reclaim) is undone at
 exit and on INT, TERM and HUP.
 
@@ -438,5 +439,26 @@ END {
 }' "$outdir/real-free.csv" "$outdir/real-limited.csv" "$outdir/model-free.csv" "$outdir/model.csv" \
 	>"$outdir/summary.txt"
 status=$?
+# The density each of the K traces gives when it goes first (UML N then
+# replays trace (N-1+r) mod K + 1): how much the draw of boots decides.
+set -- $traces
+rot= r=0
+while [ $r -lt $# ]; do
+	if [ $r -eq 0 ]; then
+		f=$outdir/model.csv
+	else
+		f=$outdir/model-rot.csv
+		# shellcheck disable=SC2046
+		"$anonsim" density --csv -q -s read-copy -m "$limit" --swap "$swap_bytes" --max "$max" \
+			$share --overhead "${ov_kib}K" -o "$f" $(shift $r; echo "$@") \
+			$(i=0; for t in "$@"; do [ $i -lt $r ] && echo "$t"; i=$((i + 1)); done) ||
+			fail "anonsim density failed on$traces"
+	fi
+	d=$(awk -F, 'NR > 1 && $11 > 0 { d = $14 } END { print d != "" ? d : ">='"$max"'" }' "$f")
+	rot="$rot $d"
+	r=$((r + 1))
+done
+rm -f "$outdir/model-rot.csv"
+echo "model density with each trace first:$rot" >>"$outdir/summary.txt"
 cat "$outdir/summary.txt"
 exit $status
