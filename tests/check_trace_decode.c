@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -132,6 +133,52 @@ START_TEST(many_chunks)
 	write_events(path);
 	ck_assert_uint_eq(read_events(path, &rc, msg, sizeof(msg)), NR_EVENTS);
 	ck_assert_msg(rc == 0, "%s", msg);
+	remove_dir();
+}
+END_TEST
+
+/*
+ * trace_progress, which gives replay's progress line its part done before
+ * the events are counted: the file's size as the total, never more done
+ * than that, never less than before, within a tenth of the events handed
+ * out (the data is about even through the file), and all of it at the end.
+ * Each form, with the thread and without.
+ */
+START_TEST(progress_through_file)
+{
+	char path[512], err[1024] = "";
+	const struct trace_event *ev;
+	struct trace_reader *r;
+	struct stat st;
+	uint64_t n = 0, done, total, before = 0;
+	int rc;
+
+	if (_i >= 4)
+		setenv("ANONSIM_READAHEAD", "0", 1);
+	make_dir();
+	snprintf(path, sizeof(path), "%s/%s", dir, names[_i % 4]);
+	write_events(path);
+	ck_assert_int_eq(stat(path, &st), 0);
+	r = trace_open(path, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	while ((rc = trace_next(r, &ev)) > 0) {
+		if (++n % 1000)
+			continue;
+		trace_progress(r, &done, &total);
+		ck_assert_uint_eq(total, (uint64_t)st.st_size);
+		ck_assert_uint_le(done, total);
+		ck_assert_uint_ge(done, before);
+		ck_assert_msg(fabs((double)done / (double)total - (double)n / NR_EVENTS) < 0.1,
+			      "%s: %llu of %llu bytes after %llu of %d events", names[_i % 4],
+			      (unsigned long long)done, (unsigned long long)total,
+			      (unsigned long long)n, NR_EVENTS);
+		before = done;
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(n, NR_EVENTS);
+	trace_progress(r, &done, &total);
+	ck_assert_uint_eq(done, total);
+	trace_close(r);
 	remove_dir();
 }
 END_TEST
@@ -504,6 +551,7 @@ static Suite *trace_decode_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, many_chunks, 0, 8);
+	tcase_add_loop_test(tc, progress_through_file, 0, 8);
 	tcase_add_test(tc, slow_consumer);
 	tcase_add_test(tc, runs_of_events);
 	tcase_add_loop_test(tc, gzip_cut_after_chunks, 0, 2);

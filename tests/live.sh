@@ -3,7 +3,8 @@
 # anonsim live against the model: tmpfs pages equal and page cache within
 # 2 % at every phase and at the end, on the hand-made and shipped traces,
 # under every strategy that runs live; exact tmpfs figures worked out in
-# tests/live-traces/phases.trace; the scratch files removed, also on a signal.
+# tests/live-traces/phases.trace, in CSV and in JSON (through jq); the
+# scratch files and the -o output's temporary file removed, also on a signal.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 "$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
@@ -40,6 +41,38 @@ odirect/one=7 odirect/two=10 odirect/three=10 odirect/end=10 "
 [ "$got" = "$want" ] || fail "tmpfs pages: $got"
 awk -F, '$2 == "odirect" && $9 != 0 { exit 1 }' "$tmp/phases.csv" ||
 	fail "odirect left page cache behind"
+[ "$(awk -F, 'NR > 1 { printf "%s%s/%s/%s ", $15, $16, $17, $18 }' "$tmp/phases.csv")" = \
+	"$(printf '//yes %.0s' $(seq 16))" ] || fail "cgroup, first swap-outs, within: $(cat "$tmp/phases.csv")"
+
+# the same run as one JSON object (jq reads it), written whole to -o FILE
+if command -v jq >/dev/null; then
+	expect_status 0 "$ANONSIM" live --json -o "$tmp/phases.json" -d "$tmp/scratch" \
+		-s punch,free-hint "$phases"
+	[ -z "$out" ] || fail "live -o also wrote standard output: $out"
+	got=$(jq -c '[.command, .inputs, (.traces | map([.name, .header.memory_bytes,
+		(.header.devices | map(.name))])), (.results | map([.strategy, .instances,
+		.within_tolerance, .first_swap_out_s, (.points | map([.point, .tmpfs_pages,
+		.model_tmpfs_pages, (.cache_pages == .model_cache_pages), .swap_pages,
+		.cgroup_pages, .within_tolerance]))]))]' "$tmp/phases.json") ||
+		fail "jq refuses live --json: $(cat "$tmp/phases.json")"
+	want='["live",{"host_mem_mib":null,"swap_mib":0,"policy":"modern","overhead_mib":0,'
+	want=$want'"stagger_s":null,"instances":1,"strategies":["punch","free-hint"],'
+	want=$want"\"dir\":\"$tmp/scratch\",\"cache_tolerance_pct\":2},"
+	want=$want"[[\"$phases\",1048576,[\"ubda\",\"ubdb\"]]],"
+	want=$want'[["punch",1,true,null,[["one",3,3,true,0,null,true],["two",4,4,true,0,null,true],'
+	want=$want'["three",5,5,true,0,null,true],["end",5,5,true,0,null,true]]],'
+	want=$want'["free-hint",1,true,null,[["one",7,7,true,0,null,true],["two",10,10,true,0,null,true],'
+	want=$want'["three",8,8,true,0,null,true],["end",8,8,true,0,null,true]]]]]'
+	[ "$got" = "$want" ] || fail "live --json: $got"
+	# the readahead window of each run is the scratch device's, as in the table
+	ra=$("$ANONSIM" live -s punch -d "$tmp/scratch" "$phases" | sed -n '1s/.*readahead \([0-9]*\) KiB.*/\1/p')
+	[ "$(jq -c '[.results[].readahead_kb] | unique' "$tmp/phases.json")" = "[$ra]" ] ||
+		fail "live --json readahead_kb: $(jq -c '[.results[].readahead_kb]' "$tmp/phases.json"), table $ra"
+fi
+expect_status 1 "$ANONSIM" live --csv --json "$phases"
+[ "$err" = "anonsim live: --csv and --json exclude each other" ] || fail "live --csv --json: $err"
+expect_status 1 "$ANONSIM" live -o "$phases" "$phases"
+expect_match "$err" "^anonsim live: .*phases.trace: the output is also the input"
 
 # the other hand-made traces (the end only) and the shipped ones
 for t in "$top_srcdir"/tests/replay/*.trace; do
@@ -55,9 +88,10 @@ for t in "$top_srcdir"/traces/*.trace.gz; do
 done
 [ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left: $(ls "$tmp/scratch")"
 
-# a signal ends a run at once and takes its files with it
+# a signal ends a run at once and takes its files with it, the output's
+# temporary file too; the run before it does not leave the output open
 build="$top_srcdir/traces/debian-build-128M.trace.gz"
-"$ANONSIM" live -d "$tmp/scratch" "$build" >/dev/null 2>&1 &
+"$ANONSIM" live --csv -o "$tmp/signalled.csv" -d "$tmp/scratch" "$phases" "$build" >/dev/null 2>&1 &
 pid=$!
 i=0
 while [ -z "$(ls "$tmp/scratch")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -67,6 +101,7 @@ wait $pid
 status=$?
 [ $status -eq 143 ] || fail "SIGTERM: exit status $status, expected 143"
 [ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left after SIGTERM: $(ls -R "$tmp/scratch")"
+[ -z "$(ls "$tmp" | grep '^signalled\.csv')" ] || fail "output left after SIGTERM: $(ls "$tmp" | grep '^signalled')"
 
 # what cannot run, and bad input
 expect_status 1 "$ANONSIM" live -s devanon "$phases"

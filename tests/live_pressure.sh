@@ -90,6 +90,26 @@ grep -q "$tmp/scratch" /proc/swaps && fail "the swap file is still on after SIGI
 [ ! -d "/sys/fs/cgroup/memory/anonsim-live.$pid" ] ||
 	fail "a memory cgroup was left behind: anonsim-live.$pid"
 
+# the JSON under a memory cgroup: two instances of phases.trace in 64 MiB
+# with no swap file (tmpfs pages worked out in the trace, the second
+# instance adding the first's 5); the cgroup's pages given, nothing judged,
+# the overhead the probe measured in each result, in whole pages
+if command -v jq >/dev/null; then
+	phases=$top_srcdir/tests/live-traces/phases.trace
+	expect_status 0 "$ANONSIM" live --json -o "$tmp/cg.json" -s punch -n 2 -m 64M --swap 0 \
+		-d "$tmp/scratch" "$phases"
+	got=$(jq -c '[.inputs.host_mem_mib, .inputs.swap_mib, .inputs.overhead_mib, .inputs.instances,
+		(.results[0] | [.within_tolerance, .first_swap_out_s, .model_first_swap_out_s,
+		(.points | map([.point, .tmpfs_pages, .model_tmpfs_pages, .swap_pages,
+		(.cgroup_pages > 0), .within_tolerance]))])]' "$tmp/cg.json")
+	want='[64,0,null,2,[null,null,null,[["1:one",3,3,0,true,null],["1:two",4,4,0,true,null],'
+	want=$want'["1:three",5,5,0,true,null],["2:one",8,8,0,true,null],["2:two",9,9,0,true,null],'
+	want=$want'["2:three",10,10,0,true,null],["end",10,10,0,true,null]]]]'
+	[ "$got" = "$want" ] || fail "live --json under -m: $got"
+	pages=$(jq '.results[0].overhead_mib * 256' "$tmp/cg.json")
+	[ "$pages" -gt 0 ] 2>/dev/null || fail "the probe measured an overhead of $pages pages"
+fi
+
 expect_status 1 "$ANONSIM" live -n 65 "$boot"
 expect_match "$err" "live: --instances '65': expected a number from 1 to 64"
 finish

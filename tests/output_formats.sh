@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# One output convention: replay, density, reproduce, fidelity and trace stat
-# each take -o FILE, --csv and --json; the JSON is one object that jq reads,
+# One output convention: replay, density, reproduce, fidelity, trace stat
+# and live (where it is built) each take -o FILE, --csv and --json; the JSON is one object that jq reads,
 # with the version, the command line, the inputs and each trace's header,
 # then the results at full precision; "never" is a JSON null and an empty
 # CSV field; --csv with --json is refused; - reads standard input.
@@ -13,6 +13,13 @@ dens=$top_srcdir/tests/replay/density.trace
 mid=$top_srcdir/tests/fidelity-traces/mid-footprint.trace
 conf=$top_srcdir/traces/reproduce.conf
 version=$("$ANONSIM" --version | awk '{ print $2 }')
+phases=$top_srcdir/tests/live-traces/phases.trace
+# anonsim live runs on Linux only; its scratch files go on a disk filesystem
+live=
+if "$ANONSIM" --help | grep -q '^ *live '; then
+	live=yes
+	mkdir "$tmp/scratch"
+fi
 
 # jq_is JSON FILTER WANT: the filter's compact output must be WANT
 jq_is() {
@@ -30,6 +37,7 @@ reproduce|-q --published-only -c $conf
 fidelity|$mid
 trace stat|$basic
 LIST
+	[ -z "$live" ] || echo "live|-s punch -d $tmp/scratch $phases"
 }
 run_all | while IFS='|' read -r cmd args; do
 	name=$(echo "$cmd" | tr ' ' _)
@@ -105,6 +113,32 @@ j=$tmp/trace_stat.json
 jq_is "$j" '.results | [.events, .read_pages, .touched_pages, .freed_pages, .events_by_kind.mmap]' '[4,3,2,1,1]'
 jq_is "$j" '.traces[0] | [.name, .encoding, .header.page_size_bytes]' "[\"$basic\",\"text\",4096]"
 
+# live: punch on phases.trace, tmpfs pages worked out in the trace; the page
+# cache depends on the scratch device's readahead, so real equals model
+if [ -n "$live" ]; then
+	j=$tmp/live.json
+	jq_is "$j" '.inputs | [.host_mem_mib, .swap_mib, .instances, .strategies, has("readahead_kb"), has("geometry")]' \
+		'[null,0,1,["punch"],false,false]'
+	jq_is "$j" '.results[0] | [.trace, .strategy, .within_tolerance, .model_first_swap_out_s, (.points | map([.point, .time_s, .tmpfs_pages, .tmpfs_blocks_pages, .model_tmpfs_pages, .cgroup_pages]))]' \
+		"[\"$phases\",\"punch\",true,null,[[\"one\",3e-05,3,3,3,null],[\"two\",8e-05,4,4,4,null],[\"three\",0.00012,5,5,5,null],[\"end\",0.00012,5,5,5,null]]]"
+	jq_is "$j" '[.results[0].points[] | .cache_pages == .model_cache_pages] | all' true
+	row=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR > 1 { printf "%s|%s|%s|%s|%s|%s ", $c["point"], $c["time_s"], $c["tmpfs_pages"],
+			$c["cgroup_pages"], $c["first_swap_out_s"], $c["within_tolerance"] }' "$tmp/live.csv")
+	[ "$row" = "one|0.00003|3|||yes two|0.00008|4|||yes three|0.00012|5|||yes end|0.00012|5|||yes " ] ||
+		fail "live --csv: $row"
+	[ -z "$(ls "$tmp/scratch")" ] || fail "live left scratch files: $(ls "$tmp/scratch")"
+fi
+
+# every command's inputs are the ones it uses: density varies the
+# instances itself, fidelity replays once with no limit
+jq_is "$tmp/density.json" '.inputs | [has("instances"), has("max_instances"), has("stagger_s"), has("check")]' \
+	'[false,true,true,true]'
+jq_is "$tmp/fidelity.json" '.inputs | keys' \
+	'["cache_only","cache_tolerance_pct","readahead_kb","strategies","tmpfs_tolerance_pct"]'
+jq_is "$tmp/replay.json" '.inputs | keys' \
+	'["check","geometry","host_mem_mib","instances","overhead_mib","pages","policy","readahead_kb","share","stagger_s","strategies","swap_mib"]'
+
 # - is standard input, read once for every strategy; gzip too
 expect_status 0 "$ANONSIM" replay -q --csv --pages "$basic"
 by_name=$out
@@ -143,6 +177,17 @@ if command -v script >/dev/null 2>&1; then
 	awk '{ for (i = 2; i < NF; i++) if ($i == "of") { d = $(i - 1); t = $(i + 1) } }
 		d + 0 > t + 0 { bad = 1 } END { exit bad || d != 24 || t != 24 }' "$tmp/lines" ||
 		fail "progress past its total, or not ending at 24 of 24: $(cat -v "$tmp/lines")"
+	# replay's first strategy, whose event count is not known yet: the part
+	# done from the bytes of the trace read (gzip: compressed bytes), within
+	# two points of the events applied of 100 x 12270, never past 100 %
+	boot=$top_srcdir/traces/debian-boot-64M.trace.gz
+	script -qec "'$ANONSIM' replay -s punch -n 100 '$boot' >/dev/null" /dev/null >"$tmp/tty" 2>&1
+	tr '\r' '\n' <"$tmp/tty" | grep 'replay punch, debian-boot-64M.trace.gz: [0-9]* events (' >"$tmp/lines"
+	[ -s "$tmp/lines" ] || fail "replay on a terminal showed no part done: $(cat -v "$tmp/tty")"
+	awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "events") { n = $i; p = $(i + 2) }
+		gsub(/[(%),]/, "", p); p += 0; want = 100 * n / 1227000; d = p - want
+		if (p > 100 || d > 2 || d < -2) { print; bad = 1 } } END { exit bad }' "$tmp/lines" ||
+		fail "replay's part done strays from the events applied: $(cat -v "$tmp/lines")"
 	script -qec "'$ANONSIM' density -q -m 256K --policy 2.4 -s read-copy '$dens' >/dev/null" \
 		/dev/null >"$tmp/tty" 2>&1
 	[ ! -s "$tmp/tty" ] || fail "density -q showed: $(cat -v "$tmp/tty")"

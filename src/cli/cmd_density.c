@@ -235,7 +235,7 @@ int cmd_density(int argc, char **argv)
 			labels[r] = sr[r].label;
 		json_start(&j, out.f);
 		json_head(&j, "density");
-		json_host_inputs(&j, &hc.o, labels, nruns);
+		json_host_inputs(&j, &hc.o, labels, nruns, JI_ALL & ~JI_INSTANCES);
 		json_uint(&j, "max_instances", max_n);
 		json_end(&j);
 		if ((rc = json_traces(&j, argv + optind, ntraces)))

@@ -173,7 +173,7 @@ static void put_json(FILE *f, char *const *names, const struct verdict *v, unsig
 
 	json_start(&j, f);
 	json_head(&j, "fidelity");
-	json_host_inputs(&j, o, strategy, 1);
+	json_host_inputs(&j, o, strategy, 1, JI_READAHEAD);
 	json_number(&j, "tmpfs_tolerance_pct", fmt_double(b, tol_tmpfs));
 	json_number(&j, "cache_tolerance_pct", fmt_double(b, tol_cache));
 	json_bool(&j, "cache_only", cache_only);

@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,10 @@
 
 #include "cli/commands.h"
 #include "cli/host_options.h"
+#include "cli/output_format.h"
 #include "live/live.h"
 #include "util/util.h"
+#include "util/xalloc.h"
 
 #define LIVE_MAX_RUNS 8
 
@@ -54,17 +57,18 @@ static void live_usage(FILE *f)
 	      "                        its cgroup before its first event; else 0)\n"
 	      "      --cache-tolerance PCT  allowed page-cache difference (default: 2);\n"
 	      "                        tmpfs pages must be equal (without -m)\n"
-	      "      --csv             CSV rows instead of the table\n"
+	      OUT_OPTIONS_HELP
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "Strategies:\n", f);
 	for (s = live_strategies; *s; s++)
 		fprintf(f, "  %-10s %s\n", (*s)->name,
 			live_strategy_unavailable(*s) ? live_strategy_unavailable(*s) : "runs live");
-	fputs("\nUnder -m the figures are reported, not judged: the kernel's reclaim is\n"
-	      "what is being measured.  A difference beyond its tolerance is a missed\n"
-	      "target (4); a system call that fails, which the message names, a\n"
-	      "system failure (5).\n"
+	fputs("\nThe table and CSV rows of a run are written as it ends, the JSON once\n"
+	      "every run has ended.  Under -m the figures are reported, not judged:\n"
+	      "the kernel's reclaim is what is being measured.  A difference beyond\n"
+	      "its tolerance is a missed target (4); a system call that fails, which\n"
+	      "the message names, a system failure (5).\n"
 	      EXIT_STATUS_HELP, f);
 }
 
@@ -105,9 +109,170 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 	return n ? n : -1;
 }
 
+/* ---- the report: a table per run, CSV rows, or one JSON object ---- */
+
+static void put_table(FILE *f, const struct live_result *res, const char *dir)
+{
+	unsigned i;
+
+	fprintf(f, "%s: %s, %u instance%s, disk files on %s (%s), readahead %" PRId64 " KiB",
+		res->path, res->s->name, res->instances, res->instances > 1 ? "s" : "",
+		res->fstype, dir, res->readahead_kb);
+	if (res->pressure)
+		fprintf(f, ", memory cgroup of %.1f MiB, swap %.1f MiB, overhead %.0f KiB"
+			" per instance", res->host_mem / 1048576.0, res->swap / 1048576.0,
+			res->overhead / 1024.0);
+	fprintf(f, "\n  %-18s %8s %8s %8s %8s %8s %7s %7s %7s %7s\n", "point", "trace s",
+		"tmpfs", "model", "cache", "model", "swap", "model", "swapouts", "model");
+	for (i = 0; i < res->npt; i++) {
+		const struct live_point *pt = &res->pt[i];
+
+		fprintf(f, "  %-18s %8.3f %8" PRId64 " %8" PRIu64 " %8" PRId64 " %8" PRIu64
+			" %7" PRId64 " %7" PRIu64 " %7" PRId64 " %7" PRIu64 "%s\n", pt->name,
+			pt->time_us / 1e6, pt->tmpfs, pt->m_tmpfs, pt->cache, pt->m_cache,
+			pt->swap, pt->m_swap, pt->swap_outs, pt->m_swap_outs,
+			pt->apart ? "  beyond tolerance" : "");
+	}
+	if (!res->pressure)
+		return;
+	fputs("  first swap-out: ", f);
+	if (res->first_us < 0)
+		fputs("real never", f);
+	else
+		fprintf(f, "real by %.3f s", res->first_us / 1e6);
+	if (res->m_first_us < 0)
+		fputs(", model never\n", f);
+	else
+		fprintf(f, ", model %.3f s\n", res->m_first_us / 1e6);
+}
+
+static void put_csv_header(FILE *f)
+{
+	fputs("trace,strategy,instances,point,time_s,tmpfs_pages,tmpfs_blocks_pages,"
+	      "model_tmpfs_pages,cache_pages,model_cache_pages,swap_pages,"
+	      "model_swap_pages,swap_out_pages,model_swap_out_pages,cgroup_pages,"
+	      "first_swap_out_s,model_first_swap_out_s,within_tolerance\n", f);
+}
+
+/* One row per point; "never" and what is not judged are empty fields. */
+static void put_csv(FILE *f, const struct live_result *res)
+{
+	char b[OUT_NUM_MAX];
+	unsigned i;
+
+	for (i = 0; i < res->npt; i++) {
+		const struct live_point *pt = &res->pt[i];
+
+		csv_field(f, true, res->path);
+		csv_field(f, false, res->s->name);
+		fprintf(f, ",%u", res->instances);
+		csv_field(f, false, pt->name);
+		csv_field(f, false, fmt_seconds(b, (int64_t)pt->time_us));
+		fprintf(f, ",%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64
+			",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",",
+			pt->tmpfs, pt->blocks, pt->m_tmpfs, pt->cache, pt->m_cache,
+			pt->swap, pt->m_swap, pt->swap_outs, pt->m_swap_outs);
+		if (pt->cgroup >= 0)
+			fprintf(f, "%" PRId64, pt->cgroup);
+		csv_field(f, false, fmt_seconds(b, pt->first_us));
+		csv_field(f, false, fmt_seconds(b, pt->m_first_us));
+		csv_field(f, false, res->pressure ? NULL : pt->apart ? "no" : "yes");
+		fputc('\n', f);
+	}
+}
+
+static void json_point(struct json *j, const struct live_result *res,
+		       const struct live_point *pt)
+{
+	char b[OUT_NUM_MAX];
+
+	json_object(j, NULL);
+	json_string(j, "point", pt->name);
+	json_number(j, "time_s", fmt_seconds(b, (int64_t)pt->time_us));
+	json_int(j, "tmpfs_pages", pt->tmpfs);
+	json_int(j, "tmpfs_blocks_pages", pt->blocks);
+	json_uint(j, "model_tmpfs_pages", pt->m_tmpfs);
+	json_int(j, "cache_pages", pt->cache);
+	json_uint(j, "model_cache_pages", pt->m_cache);
+	json_int(j, "swap_pages", pt->swap);
+	json_uint(j, "model_swap_pages", pt->m_swap);
+	json_int(j, "swap_out_pages", pt->swap_outs);
+	json_uint(j, "model_swap_out_pages", pt->m_swap_outs);
+	if (pt->cgroup >= 0)
+		json_int(j, "cgroup_pages", pt->cgroup);
+	else
+		json_null(j, "cgroup_pages");
+	json_number(j, "first_swap_out_s", fmt_seconds(b, pt->first_us));
+	json_number(j, "model_first_swap_out_s", fmt_seconds(b, pt->m_first_us));
+	if (res->pressure)
+		json_null(j, "within_tolerance");	/* reported, not judged */
+	else
+		json_bool(j, "within_tolerance", !pt->apart);
+	json_end(j);
+}
+
+static void json_run(struct json *j, const struct live_result *res)
+{
+	char b[OUT_NUM_MAX];
+	unsigned i;
+
+	json_object(j, NULL);
+	json_string(j, "trace", res->path);
+	json_string(j, "strategy", res->s->name);
+	json_uint(j, "instances", res->instances);
+	json_string(j, "filesystem", res->fstype);
+	json_int(j, "readahead_kb", res->readahead_kb);
+	json_number(j, "overhead_mib", fmt_bytes_mib(b, res->overhead));
+	json_number(j, "first_swap_out_s", fmt_seconds(b, res->first_us));
+	json_number(j, "model_first_swap_out_s", fmt_seconds(b, res->m_first_us));
+	if (res->pressure)
+		json_null(j, "within_tolerance");
+	else
+		json_bool(j, "within_tolerance", !res->beyond);
+	json_array(j, "points");
+	for (i = 0; i < res->npt; i++)
+		json_point(j, res, &res->pt[i]);
+	json_end(j);
+	json_end(j);
+}
+
+static int put_json(FILE *f, const struct live_opts *o, const struct live_result *res,
+		    unsigned nres, const struct live_strategy *const *runs, unsigned nruns,
+		    char *const *traces, unsigned ntraces)
+{
+	char b[OUT_NUM_MAX];
+	const char *labels[LIVE_MAX_RUNS];
+	struct replay_opts mo = o->model;
+	struct json j;
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < nruns; i++)
+		labels[i] = runs[i]->name;
+	if (!mo.host_mem)
+		mo.swap = 0;	/* no cgroup, no swap file */
+	json_start(&j, f);
+	json_head(&j, "live");
+	json_host_inputs(&j, &mo, labels, nruns, JI_HOST | JI_STAGGER | JI_INSTANCES |
+			 (o->overhead_given || !mo.host_mem ? JI_OVERHEAD : 0));
+	if (!o->overhead_given && mo.host_mem)
+		json_null(&j, "overhead_mib");	/* measured by a probe: in each result */
+	json_string(&j, "dir", o->dir);
+	json_number(&j, "cache_tolerance_pct", fmt_double(b, o->cache_tolerance));
+	json_end(&j);
+	if ((rc = json_traces(&j, traces, ntraces)))
+		return rc;
+	json_array(&j, "results");
+	for (i = 0; i < nres; i++)
+		json_run(&j, &res[i]);
+	json_end(&j);
+	json_finish(&j);
+	return 0;
+}
+
 int cmd_live(int argc, char **argv)
 {
-	enum { O_TOL = HOST_O_END, O_CSV };
+	enum { O_TOL = HOST_O_END };
 	static const struct option opts[] = {
 		{ "strategy", required_argument, NULL, 's' },
 		{ "instances", required_argument, NULL, 'n' },
@@ -118,37 +283,43 @@ int cmd_live(int argc, char **argv)
 		{ "overhead", required_argument, NULL, HOST_O_OVERHEAD },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "cache-tolerance", required_argument, NULL, O_TOL },
-		{ "csv", no_argument, NULL, O_CSV },
+		OUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct live_strategy *runs[LIVE_MAX_RUNS];
-	struct live_opts o = { .cache_tolerance = 2.0, .header = true };
+	struct live_opts o = { .cache_tolerance = 2.0 };
+	struct live_result *res;
 	struct host_cli hc;
+	struct out out;
 	const char *tmpdir = getenv("TMPDIR");
 	bool missed = false;
-	int nruns = -2, opt, i, k;
+	int nruns = -2, opt, rc = EXIT_OK;
+	unsigned ntraces, nres = 0, i, k;
 
 	o.dir = tmpdir && *tmpdir ? tmpdir : "/var/tmp";
 	host_cli_init(&hc);
+	out_init(&out);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":s:d:n:m:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":s:d:n:m:h" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
 		char *end;
 		uint64_t v;
 
+		if ((rc = out_option(&out, opt, optarg)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (opt) {
 		case 'm':
 		case HOST_O_SWAP:
 		case HOST_O_POLICY:
 		case HOST_O_OVERHEAD:
-		case HOST_O_STAGGER: {
-			int rc = host_cli_option(&hc, opt, optarg);
-
-			if (rc)
+		case HOST_O_STAGGER:
+			if ((rc = host_cli_option(&hc, opt, optarg)))
 				return rc;
 			o.overhead_given |= opt == HOST_O_OVERHEAD;
 			break;
-		}
 		case 'n':
 			if (parse_uint(optarg, 64, &v) || !v)
 				return bad_option_value("--instances", optarg,
@@ -171,9 +342,6 @@ int cmd_live(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case O_CSV:
-			o.csv = true;
-			break;
 		case 'h':
 			live_usage(stdout);
 			return EXIT_OK;
@@ -190,24 +358,44 @@ int cmd_live(int argc, char **argv)
 	o.model = hc.o;
 	if (!o.model.copies)
 		o.model.copies = 1;
+	ntraces = (unsigned)(argc - optind);
+	if ((rc = out_open(&out, argv + optind, ntraces)))
+		return rc;
 	/* one process, no read-ahead threads: instances are forked as they start */
 	setenv("ANONSIM_READAHEAD", "0", 1);
-	for (i = optind; i < argc; i++)
-		for (k = 0; k < nruns; k++) {
+	res = xcalloc((size_t)ntraces * (unsigned)nruns, sizeof(*res), "the live runs' results");
+	if (out.fmt == OUT_CSV)
+		put_csv_header(out.f);
+	for (i = 0; i < ntraces; i++)
+		for (k = 0; k < (unsigned)nruns; k++) {
 			char err[1024];
-			bool beyond;
-			int rc = live_run(argv[i], runs[k], &o, stdout, &beyond, err, sizeof(err));
+			struct live_result *r = &res[nres++];
 
+			rc = live_run(argv[optind + i], runs[k], &o, r, err, sizeof(err));
 			if (rc) {
 				msg("%s", err);
-				return rc;
+				goto failed;
 			}
-			o.header = false;
-			missed |= beyond;
+			missed |= r->beyond;
+			/* a person sees each run as it ends; JSON is one object */
+			if (out.fmt == OUT_TABLE)
+				put_table(out.f, r, o.dir);
+			else if (out.fmt == OUT_CSV)
+				put_csv(out.f, r);
+			fflush(out.f);
 		}
-	if (fflush(stdout) || ferror(stdout)) {
-		msg("writing the results failed");
-		return EXIT_OUTPUT;
-	}
-	return missed ? EXIT_TARGET : EXIT_OK;
+	if (out.fmt == OUT_JSON &&
+	    (rc = put_json(out.f, &o, res, nres, runs, (unsigned)nruns, argv + optind, ntraces)))
+		goto failed;
+	if ((rc = out_close(&out)))
+		goto freed;
+	rc = missed ? EXIT_TARGET : EXIT_OK;
+	goto freed;
+failed:
+	out_abort(&out);
+freed:
+	for (i = 0; i < nres; i++)
+		live_result_free(&res[i]);
+	free(res);
+	return rc;
 }

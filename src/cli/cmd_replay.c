@@ -169,7 +169,7 @@ int cmd_replay(int argc, char **argv)
 
 		json_start(&j, out.f);
 		json_head(&j, "replay");
-		json_host_inputs(&j, o, labels, nres);
+		json_host_inputs(&j, o, labels, nres, JI_ALL);
 		json_bool(&j, "pages", pages);
 		json_end(&j);
 		if ((rc = json_traces(&j, argv + optind, ntraces))) {

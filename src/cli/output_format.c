@@ -239,28 +239,38 @@ void json_head(struct json *j, const char *command)
 }
 
 void json_host_inputs(struct json *j, const struct replay_opts *o,
-		      const char *const *labels, unsigned nlabels)
+		      const char *const *labels, unsigned nlabels, unsigned which)
 {
 	char b[OUT_NUM_MAX];
 	unsigned i;
 
 	json_object(j, "inputs");
-	if (o->host_mem)
-		json_number(j, "host_mem_mib", fmt_bytes_mib(b, o->host_mem));
-	else
-		json_null(j, "host_mem_mib");	/* unlimited */
-	json_number(j, "swap_mib", fmt_bytes_mib(b, o->swap));
-	json_string(j, "policy", o->policy == RECLAIM_24 ? "2.4" : "modern");
-	if (o->readahead_kb >= 0)
-		json_int(j, "readahead_kb", o->readahead_kb);
-	else
-		json_string(j, "readahead_kb", "trace");	/* each trace's own */
-	json_number(j, "overhead_mib", fmt_bytes_mib(b, o->overhead));
-	json_string(j, "geometry", o->geom == &shmem_geom_i386 ? "i386" : "x86_64");
-	json_bool(j, "share", o->share);
-	json_number(j, "stagger_s", fmt_seconds(b, o->stagger_us));
-	json_uint(j, "instances", o->copies);
-	json_bool(j, "check", o->check);
+	if (which & JI_HOST) {
+		if (o->host_mem)
+			json_number(j, "host_mem_mib", fmt_bytes_mib(b, o->host_mem));
+		else
+			json_null(j, "host_mem_mib");	/* unlimited */
+		json_number(j, "swap_mib", fmt_bytes_mib(b, o->swap));
+		json_string(j, "policy", o->policy == RECLAIM_24 ? "2.4" : "modern");
+	}
+	if (which & JI_READAHEAD) {
+		if (o->readahead_kb >= 0)
+			json_int(j, "readahead_kb", o->readahead_kb);
+		else
+			json_string(j, "readahead_kb", "trace");	/* each trace's own */
+	}
+	if (which & JI_OVERHEAD)
+		json_number(j, "overhead_mib", fmt_bytes_mib(b, o->overhead));
+	if (which & JI_GEOMETRY)
+		json_string(j, "geometry", o->geom == &shmem_geom_i386 ? "i386" : "x86_64");
+	if (which & JI_SHARE)
+		json_bool(j, "share", o->share);
+	if (which & JI_STAGGER)
+		json_number(j, "stagger_s", fmt_seconds(b, o->stagger_us));
+	if (which & JI_INSTANCES)
+		json_uint(j, "instances", o->copies);
+	if (which & JI_CHECK)
+		json_bool(j, "check", o->check);
 	json_array(j, "strategies");
 	for (i = 0; i < nlabels; i++)
 		json_string(j, NULL, labels[i]);

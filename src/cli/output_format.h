@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output_format.h - the one output convention of the commands that report
- * figures (replay, density, reproduce, fidelity, trace stat): a table for
+ * figures (replay, density, reproduce, fidelity, trace stat, sweep, live):
+ * a table for
  * people on standard output, or --csv / --json for machines, to standard
  * output or to -o FILE (written whole or not at all, output_file.h).
  *
@@ -114,14 +115,28 @@ void json_number(struct json *j, const char *key, const char *v);
  */
 void json_head(struct json *j, const char *command);
 
+/* The host model's inputs a command uses, for json_host_inputs(). */
+enum {
+	JI_HOST = 1 << 0,	/* host_mem_mib, swap_mib, policy */
+	JI_READAHEAD = 1 << 1,	/* readahead_kb */
+	JI_OVERHEAD = 1 << 2,	/* overhead_mib */
+	JI_GEOMETRY = 1 << 3,	/* geometry */
+	JI_SHARE = 1 << 4,	/* share */
+	JI_STAGGER = 1 << 5,	/* stagger_s */
+	JI_INSTANCES = 1 << 6,	/* instances */
+	JI_CHECK = 1 << 7,	/* check */
+	JI_ALL = (1 << 8) - 1
+};
+
 /*
- * "inputs" for the host model: host memory, swap, policy, readahead,
- * overhead, geometry, sharing, stagger, instances and the strategy labels
- * of @labels[0 .. @nlabels - 1].  The object is left open for the
+ * "inputs" for the host model: those of host memory, swap, policy,
+ * readahead, overhead, geometry, sharing, stagger, instances and check
+ * that @which names (JI_*: only what the command uses), then the strategy
+ * labels of @labels[0 .. @nlabels - 1].  The object is left open for the
  * command's own inputs; close it with json_end().
  */
 void json_host_inputs(struct json *j, const struct replay_opts *o,
-		      const char *const *labels, unsigned nlabels);
+		      const char *const *labels, unsigned nlabels, unsigned which);
 
 /*
  * "traces": each of @paths with its header, read from the file.  0, or

@@ -50,7 +50,7 @@ struct run {
 	const char *path;
 	const struct live_strategy *s;
 	const struct live_opts *o;
-	FILE *out;
+	struct live_result *res;
 	struct trace_header hdr;
 	bool pressure;			/* in a memory cgroup */
 	struct image images[MAX_IMAGES];
@@ -60,17 +60,7 @@ struct run {
 	uint64_t batch_n, last_us;
 	int64_t swap_outs0, swap0;	/* the host's counters before the run */
 	int64_t first_real_us;		/* -1: no swap-out seen yet */
-	bool beyond;
-	uint64_t overhead;		/* bytes per instance the model charges */
-};
-
-/* One comparison, real beside model. */
-struct point {
-	char name[TRACE_NAME_MAX + 16];
-	uint64_t time_us;
-	int64_t tmpfs, blocks, cache, swap, swap_outs, cgroup;
-	uint64_t m_tmpfs, m_cache, m_swap, m_swap_outs;
-	int64_t first_us, m_first_us;	/* first swap-out so far; -1: none */
+	unsigned pt_cap;		/* room in res->pt */
 };
 
 /* --- files --------------------------------------------------------------------- */
@@ -258,7 +248,7 @@ static int probe_overhead(struct run *r, uint64_t *bytes, char *err, size_t errl
 
 /* --- measuring ----------------------------------------------------------------- */
 
-static int measure(struct run *r, struct point *pt, char *err, size_t errlen)
+static int measure(struct run *r, struct live_point *pt, char *err, size_t errlen)
 {
 	unsigned i;
 	int64_t n, swap;
@@ -287,45 +277,30 @@ static int measure(struct run *r, struct point *pt, char *err, size_t errlen)
 	return 0;
 }
 
-static bool within(const struct point *pt, double tol)
+static bool within(const struct live_point *pt, double tol)
 {
 	return pt->tmpfs == (int64_t)pt->m_tmpfs &&
 	       fabs(diff_pct((double)pt->m_cache, (double)pt->cache)) <= tol;
 }
 
-/* A time in a CSV row; never (no swap-out) is an empty field, as in every
- * machine output of anonsim. */
-static void put_time(FILE *f, int64_t us)
+/* Keep a point in the result; without a memory limit, real and model must agree. */
+static int add_point(struct run *r, struct live_point *pt, char *err, size_t errlen)
 {
-	if (us < 0)
-		fputc(',', f);
-	else
-		fprintf(f, ",%.6f", us / 1e6);
-}
+	struct live_result *res = r->res;
 
-static void print_point(struct run *r, const struct point *pt)
-{
-	const struct live_opts *o = r->o;
-	/* without a memory limit, real and model must agree */
-	bool apart = !r->pressure && !within(pt, o->cache_tolerance);
+	pt->apart = !r->pressure && !within(pt, r->o->cache_tolerance);
+	if (res->npt == r->pt_cap) {
+		unsigned cap = r->pt_cap ? 2 * r->pt_cap : 64;
+		struct live_point *p = realloc(res->pt, cap * sizeof(*p));
 
-	if (o->csv) {
-		fprintf(r->out, "%s,%s,%u,%s,%.6f,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64
-			",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRId64,
-			r->path, r->s->name, o->model.copies, pt->name, pt->time_us / 1e6,
-			pt->tmpfs, pt->blocks, pt->m_tmpfs, pt->cache, pt->m_cache, pt->swap,
-			pt->m_swap, pt->swap_outs, pt->m_swap_outs, pt->cgroup);
-		put_time(r->out, pt->first_us);
-		put_time(r->out, pt->m_first_us);
-		fputc('\n', r->out);
-	} else {
-		fprintf(r->out, "  %-18s %8.3f %8" PRId64 " %8" PRIu64 " %8" PRId64 " %8" PRIu64
-			" %7" PRId64 " %7" PRIu64 " %7" PRId64 " %7" PRIu64 "%s\n", pt->name,
-			pt->time_us / 1e6, pt->tmpfs, pt->m_tmpfs, pt->cache, pt->m_cache,
-			pt->swap, pt->m_swap, pt->swap_outs, pt->m_swap_outs,
-			apart ? "  beyond tolerance" : "");
+		if (!p)
+			return set_error(err, errlen, "out of memory keeping the points measured");
+		res->pt = p;
+		r->pt_cap = cap;
 	}
-	r->beyond |= apart;
+	res->pt[res->npt++] = *pt;
+	res->beyond |= pt->apart;
+	return 0;
 }
 
 /* The model's hook: before event @ev of instance @k is applied. */
@@ -340,7 +315,7 @@ static int observe(void *arg, unsigned k, const struct trace_event *ev,
 	    flush(r, err, errlen))
 		return EXIT_OUTPUT;
 	if (ev->kind == EV_PHASE) {
-		struct point pt = { .time_us = h->now_us };
+		struct live_point pt = { .time_us = h->now_us };
 
 		if (r->o->model.copies > 1)
 			snprintf(pt.name, sizeof(pt.name), "%u:%s", k + 1, ev->name);
@@ -354,7 +329,8 @@ static int observe(void *arg, unsigned k, const struct trace_event *ev,
 		pt.m_swap_outs = h->swap_outs;
 		pt.first_us = r->first_real_us;
 		pt.m_first_us = h->first_swap_out_us;
-		print_point(r, &pt);
+		if (add_point(r, &pt, err, errlen))
+			return EXIT_OUTPUT;
 	}
 	r->batch_k = k;
 	r->batch_n++;
@@ -363,29 +339,6 @@ static int observe(void *arg, unsigned k, const struct trace_event *ev,
 }
 
 /* --- the run ------------------------------------------------------------------- */
-
-static void print_head(struct run *r, int64_t ra_kb, const char *fstype)
-{
-	const struct live_opts *o = r->o;
-
-	if (o->csv) {
-		if (o->header)
-			fputs("trace,strategy,instances,point,time_s,tmpfs_pages,tmpfs_blocks_pages,"
-			      "model_tmpfs_pages,cache_pages,model_cache_pages,swap_pages,"
-			      "model_swap_pages,swap_outs,model_swap_outs,cgroup_pages,"
-			      "first_swap_out_s,model_first_swap_out_s\n", r->out);
-		return;
-	}
-	fprintf(r->out, "%s: %s, %u instance%s, disk files on %s (%s), readahead %" PRId64
-		" KiB", r->path, r->s->name, o->model.copies, o->model.copies > 1 ? "s" : "",
-		fstype, o->dir, ra_kb);
-	if (r->pressure)
-		fprintf(r->out, ", memory cgroup of %.1f MiB, swap %.1f MiB, overhead %.0f KiB"
-			" per instance", o->model.host_mem / 1048576.0, o->model.swap / 1048576.0,
-			r->overhead / 1024.0);
-	fprintf(r->out, "\n  %-18s %8s %8s %8s %8s %8s %7s %7s %7s %7s\n", "point", "trace s",
-		"tmpfs", "model", "cache", "model", "swap", "model", "swapouts", "model");
-}
 
 static void close_all(struct run *r)
 {
@@ -417,27 +370,30 @@ static void close_all(struct run *r)
 }
 
 int live_run(const char *path, const struct live_strategy *s,
-	     const struct live_opts *o, FILE *out, bool *beyond,
+	     const struct live_opts *o, struct live_result *res,
 	     char *err, size_t errlen)
 {
 	static struct run r;
 	struct replay_opts mo = o->model;
-	struct replay_result res;
+	struct replay_result rr;
 	struct trace_reader *tr;
-	char fstype[32], *paths[1] = { (char *)path };
-	int64_t ra_kb;
+	char *paths[1] = { (char *)path };
 	int rc = EXIT_OUTPUT;	/* the system failed us, unless said otherwise */
 	unsigned i;
 
-	*beyond = false;
 	err[0] = '\0';
+	memset(res, 0, sizeof(*res));
+	res->path = path;
+	res->s = s;
+	res->instances = mo.copies;
+	res->first_us = res->m_first_us = -1;
 	memset(&r, 0, sizeof(r));
 	r.path = path;
 	r.s = s;
 	r.o = o;
-	r.out = out;
+	r.res = res;
 	r.first_real_us = -1;
-	r.pressure = o->model.host_mem != 0;
+	r.pressure = res->pressure = o->model.host_mem != 0;
 	if (mo.copies > MAX_INSTANCES) {
 		set_error(err, errlen, "at most %d instances live", MAX_INSTANCES);
 		return EXIT_USAGE;
@@ -447,7 +403,7 @@ int live_run(const char *path, const struct live_strategy *s,
 		return EXIT_DATA;
 	r.hdr = *trace_header(tr);
 	trace_close(tr);
-	if (scratch_open(o->dir, fstype, sizeof(fstype), err, errlen))
+	if (scratch_open(o->dir, res->fstype, sizeof(res->fstype), err, errlen))
 		return EXIT_USAGE;
 	if (r.pressure && (cgroup_open(o->model.host_mem, err, errlen) ||
 			   (o->model.swap && swapfile_open(o->model.swap, err, errlen)))) {
@@ -456,14 +412,14 @@ int live_run(const char *path, const struct live_strategy *s,
 	}
 	if (make_images(&r, err, errlen))
 		goto out;
-	ra_kb = r.nr_images ? readahead_kb_of(r.images[0].im.fd) : 0;
-	if (ra_kb < 0) {
+	res->readahead_kb = r.nr_images ? readahead_kb_of(r.images[0].im.fd) : 0;
+	if (res->readahead_kb < 0) {
 		set_error(err, errlen, "%s: cannot tell the readahead window of its device", o->dir);
 		goto out;
 	}
 	if (r.pressure && !o->overhead_given && probe_overhead(&r, &mo.overhead, err, errlen))
 		goto out;
-	mo.readahead_kb = ra_kb;
+	mo.readahead_kb = res->readahead_kb;
 	mo.share = true;
 	mo.series = NULL;
 	mo.progress = false;
@@ -471,47 +427,46 @@ int live_run(const char *path, const struct live_strategy *s,
 	mo.observe_arg = &r;
 	if (!r.pressure)
 		mo.swap = 0;
-	r.overhead = mo.overhead;
+	res->host_mem = mo.host_mem;
+	res->swap = mo.swap;
+	res->overhead = mo.overhead;
 	r.swap_outs0 = host_swap_outs();
 	r.swap0 = swap_used_pages();
-	print_head(&r, ra_kb, fstype);
 
-	rc = replay_run(paths, 1, strategy_find(s->name), ANON_FIXED, &mo, &res, err, errlen);
+	rc = replay_run(paths, 1, strategy_find(s->name), ANON_FIXED, &mo, &rr, err, errlen);
 	if (rc)
 		goto out;
 	rc = EXIT_OUTPUT;
 	if (flush(&r, err, errlen))
 		goto out;
 	{
-		struct point pt = { .name = "end", .time_us = res.end_us };
+		struct live_point pt = { .name = "end", .time_us = rr.end_us };
 
 		if (measure(&r, &pt, err, errlen))
 			goto out;
-		pt.m_tmpfs = res.final[CAT_TMPFS];
-		pt.m_cache = res.final[CAT_CACHE];
-		pt.m_swap = res.swap_final;
-		pt.m_swap_outs = res.swap_outs;
+		pt.m_tmpfs = rr.final[CAT_TMPFS];
+		pt.m_cache = rr.final[CAT_CACHE];
+		pt.m_swap = rr.swap_final;
+		pt.m_swap_outs = rr.swap_outs;
 		pt.first_us = r.first_real_us;
-		pt.m_first_us = res.first_swap_out_us;
-		print_point(&r, &pt);
+		pt.m_first_us = rr.first_swap_out_us;
+		if (add_point(&r, &pt, err, errlen))
+			goto out;
 	}
 	for (i = 0; i < MAX_INSTANCES; i++)
 		if (r.inst[i].started && live_proc_stop(&r.inst[i].proc, err, errlen))
 			goto out;
-	if (r.pressure && !o->csv) {
-		fprintf(out, "  first swap-out: ");
-		if (r.first_real_us < 0)
-			fputs("real never", out);
-		else
-			fprintf(out, "real by %.3f s", r.first_real_us / 1e6);
-		if (res.first_swap_out_us < 0)
-			fputs(", model never\n", out);
-		else
-			fprintf(out, ", model %.3f s\n", res.first_swap_out_us / 1e6);
-	}
-	*beyond = r.beyond;
+	res->first_us = r.first_real_us;
+	res->m_first_us = rr.first_swap_out_us;
 	rc = EXIT_OK;
 out:
 	close_all(&r);
 	return rc;
+}
+
+void live_result_free(struct live_result *res)
+{
+	free(res->pt);
+	res->pt = NULL;
+	res->npt = 0;
 }

@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "live/guest.h"
 #include "model/replay.h"
@@ -29,20 +28,51 @@ struct live_opts {
 					 * (readahead: the device's; share: always) */
 	bool overhead_given;		/* else, under pressure, measured by a probe */
 	double cache_tolerance;		/* percent: page cache, real against model */
-	bool csv;			/* CSV rows instead of the table */
-	bool header;			/* CSV: print the header row */
+};
+
+/* One comparison, real beside model: before a phase event, or at the end. */
+struct live_point {
+	char name[TRACE_NAME_MAX + 16];	/* the phase ("K:PHASE" for instance K of
+					 * several), or "end" */
+	uint64_t time_us;		/* trace time */
+	int64_t tmpfs, blocks, cache;	/* pages: resident and allocated in the
+					 * memory files, cached of the disk files */
+	int64_t swap, swap_outs;	/* pages: swap used, swap-outs */
+	int64_t cgroup;			/* pages charged to the cgroup; -1: none */
+	uint64_t m_tmpfs, m_cache, m_swap, m_swap_outs;	/* the model's */
+	int64_t first_us, m_first_us;	/* first swap-out so far; -1: none */
+	bool apart;			/* no memory limit, and beyond tolerance */
+};
+
+/* One live run, for the command to report. */
+struct live_result {
+	const char *path;		/* the trace */
+	const struct live_strategy *s;
+	unsigned instances;
+	char fstype[32];		/* the scratch directory's filesystem */
+	int64_t readahead_kb;		/* of its device: the model's window */
+	bool pressure;			/* in a memory cgroup */
+	uint64_t host_mem, swap;	/* bytes: the cgroup's limit, the swap file (0: none) */
+	uint64_t overhead;		/* bytes the model charged per instance */
+	struct live_point *pt;		/* in the order measured, the end last */
+	unsigned npt;
+	int64_t first_us, m_first_us;	/* the run's first swap-out; -1: none */
+	bool beyond;			/* some point apart */
 };
 
 /*
  * Run trace @path live under @s (o->model.copies instances; in a memory
  * cgroup of o->model.host_mem with a swap file of o->model.swap when
- * host_mem is not 0) and print real beside model to @out.  Without a
- * memory limit, sets *@beyond when tmpfs pages differ or the page cache
- * differs by more than the tolerance at some point.  Returns 0, or an exit
- * status with a message in @err.
+ * host_mem is not 0) and fill @res with real beside model at each point.
+ * Without a memory limit, a point is apart when tmpfs pages differ or the
+ * page cache differs by more than the tolerance.  Returns 0, or an exit
+ * status with a message in @err; either way free @res with
+ * live_result_free().
  */
 int live_run(const char *path, const struct live_strategy *s,
-	     const struct live_opts *o, FILE *out, bool *beyond,
+	     const struct live_opts *o, struct live_result *res,
 	     char *err, size_t errlen);
+
+void live_result_free(struct live_result *res);
 
 #endif

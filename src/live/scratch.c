@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "live/scratch.h"
+#include "util/cleanup.h"
 #include "util/util.h"
 
 #define TMPFS_MAGIC_NR 0x01021994
@@ -34,6 +35,8 @@ static char swap_file[PATH_MAX];
 static char last_dir[PATH_MAX];
 static char limit_file[PATH_MAX + 32];
 static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+/* the actions before scratch_open(), given back by scratch_close() */
+static struct sigaction saved[sizeof(cleanup_signals) / sizeof(cleanup_signals[0])];
 
 /* Async-signal-safe: called from the handlers too. */
 static void remove_all(void)
@@ -77,6 +80,7 @@ static void on_signal(int sig)
 		}
 	}
 	remove_all();
+	cleanup_now();	/* the command's own temporary files (util/cleanup.h) */
 	_exit(128 + sig);
 }
 
@@ -120,7 +124,7 @@ int scratch_open(const char *parent, char *fstype, size_t fslen,
 	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
 		sigaddset(&sa.sa_mask, cleanup_signals[i]);
 	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		sigaction(cleanup_signals[i], &sa, NULL);
+		sigaction(cleanup_signals[i], &sa, &saved[i]);
 	return 0;
 }
 
@@ -171,13 +175,10 @@ void scratch_remove_dir_last(const char *path)
 
 void scratch_close(void)
 {
-	struct sigaction sa;
 	size_t i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
 	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		sigaction(cleanup_signals[i], &sa, NULL);
+		sigaction(cleanup_signals[i], &saved[i], NULL);
 	nr_children = 0;
 	remove_all();
 }

@@ -299,6 +299,30 @@ static bool prefix_done(const struct replay_opts *o, const struct replay_result 
 	return o->prefix(o->prefix_arg, &snap);
 }
 
+/*
+ * How far the replay is, for its progress line while the events it will
+ * apply are not known: the bytes of the traces read, of @whole, from each
+ * instance's reader (a finished instance has read all of its trace).
+ */
+static uint64_t bytes_read(const struct cursor *c, unsigned n, const uint64_t *size,
+			   unsigned npaths, uint64_t *whole)
+{
+	uint64_t part = 0, d, t;
+	unsigned i;
+
+	*whole = 0;
+	for (i = 0; i < n; i++) {
+		*whole += size[i % npaths];
+		if (c[i].done) {
+			part += size[i % npaths];
+		} else if (c[i].r) {
+			trace_progress(c[i].r, &d, &t);
+			part += d;
+		}
+	}
+	return part;
+}
+
 int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	       enum anon_variant variant, const struct replay_opts *o,
 	       struct replay_result *res, char *err, size_t errlen)
@@ -310,6 +334,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	struct host h;
 	uint64_t next_series = 0, prev_end = 0, nev = 0;
 	struct progress prog;
+	uint64_t *size, v;		/* each trace file's size, for the progress line */
 	int rc = EXIT_DATA;
 
 	memset(res, 0, sizeof(*res));
@@ -322,6 +347,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	xalloc_trace(paths[0]);
 	c = xcalloc(n, sizeof(*c), "the instances' cursors");
 	hdrs = xcalloc(npaths, sizeof(*hdrs), "the traces' headers");
+	size = xcalloc(npaths, sizeof(*size), "the traces' sizes");
 	q.v = xcalloc(n, sizeof(*q.v), "the queue of instances");
 	host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy,
 		  o->geom ? o->geom : &shmem_geom_x86_64);
@@ -342,6 +368,7 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 		if (!c[i].r)
 			goto out;
 		hdrs[i] = *trace_header(c[i].r);
+		trace_progress(c[i].r, &v, &size[i]);
 	}
 	/* instances start when their first event comes due (or, one after
 	 * another, when the previous one's trace has ended); a trace's first
@@ -425,7 +452,13 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 
 			snprintf(what, sizeof(what), "replay %s, %s", res->label,
 				 progress_name(cur->path));
-			progress_show(&prog, what, nev, o->progress_events, "events");
+			if (o->progress_events) {
+				progress_show(&prog, what, nev, o->progress_events, "events");
+			} else {	/* the first run: from the bytes of the traces read */
+				uint64_t whole, part = bytes_read(c, n, size, npaths, &whole);
+
+				progress_show_part(&prog, what, nev, "events", part, whole);
+			}
 		}
 		if (fetch(cur, err, errlen))
 			goto out;
@@ -469,6 +502,7 @@ out:
 	}
 	free(c);
 	free(hdrs);
+	free(size);
 	free(q.v);
 	free(h.owners);
 	h.owners = NULL;

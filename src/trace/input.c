@@ -47,6 +47,7 @@ struct trace_input {
 	z_stream zs;
 	unsigned char *zbuf;
 	uint64_t zoff;			/* file offset of zs.next_in */
+	uint64_t off;			/* plain data: bytes read */
 	uint64_t member;		/* file offset where the current member starts */
 	int member_done, raw_eof;
 	struct input_chunk first;	/* read by the caller */
@@ -236,8 +237,10 @@ static long read_some(struct trace_input *in, unsigned char *out, size_t want,
 	do
 		n = read(in->fd, out, want);
 	while (n < 0 && errno == EINTR);
-	if (n >= 0)
+	if (n >= 0) {
+		in->off += (uint64_t)n;
 		return (long)n;
+	}
 	c->errnum = Z_ERRNO;
 	c->sys_errno = errno;
 	snprintf(c->why, sizeof(c->why), "%s", strerror(errno));
@@ -250,6 +253,7 @@ static void fill_chunk(struct trace_input *in, struct input_chunk *c, size_t wan
 	c->len = 0;
 	c->end = 0;
 	c->errnum = Z_OK;
+	c->file_start = in->gzip ? in->zoff : in->off;
 	while (c->len < want) {
 		long n = read_some(in, c->data + c->len, want - c->len, c);
 
@@ -258,8 +262,9 @@ static void fill_chunk(struct trace_input *in, struct input_chunk *c, size_t wan
 			continue;
 		}
 		c->end = 1;
-		return;		/* the clean end (n == 0), or the error set */
+		break;		/* the clean end (n == 0), or the error set */
 	}
+	c->file_end = in->gzip ? in->zoff : in->off;
 }
 
 /*

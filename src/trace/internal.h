@@ -47,6 +47,8 @@ struct input_chunk {
 	int errnum;		/* zlib's error after the good bytes, or Z_OK */
 	int sys_errno;		/* errno, for Z_ERRNO */
 	char why[256];		/* what broke, and at which byte of the file */
+	uint64_t file_start, file_end;	/* bytes of the file behind the data
+					 * (compressed bytes, for gzip) */
 };
 
 struct trace_input;
@@ -237,6 +239,10 @@ struct trace_reader {
 	unsigned by_shape;
 	struct trace_maps maps;	/* the rules between events */
 	uint64_t handed;	/* events decoded before the current batch */
+	/* how far into the file: the current chunk's data starts at stream
+	 * offset chunk_at, holds chunk_len bytes from file bytes
+	 * [file_start, file_end) (trace_progress) */
+	uint64_t chunk_at, chunk_len, file_start, file_end, file_size;
 	char err[1024];
 };
 

@@ -85,6 +85,10 @@ long reader_fill(struct trace_reader *r, size_t want)
 		r->buf = c->data - have;
 		r->pos = 0;
 		r->end = have + c->len;
+		r->chunk_at = r->base + have;
+		r->chunk_len = c->len;
+		r->file_start = c->file_start;
+		r->file_end = c->file_end;
 		have = r->end;
 		if (c->end && c->errnum == Z_OK)
 			r->eof = 1;
@@ -118,8 +122,9 @@ static struct trace_reader *reader_start(int fd, const char *name,
 	int rc;
 
 	/* More than the first chunk, compressed about four to one. */
-	big = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	      st.st_size > (off_t)(gzip ? INPUT_FIRST_CHUNK / 4 : INPUT_FIRST_CHUNK);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		r->file_size = (uint64_t)st.st_size;
+	big = r->file_size > (gzip ? INPUT_FIRST_CHUNK / 4 : INPUT_FIRST_CHUNK);
 	r->path = xstrdup(name, "a trace's name");
 	r->in = input_open(fd, gzip, big);
 	r->place = AT_FILE;
@@ -173,6 +178,25 @@ struct trace_reader *trace_open_fd(int fd, const char *name, char *err, size_t e
 const struct trace_header *trace_header(const struct trace_reader *r)
 {
 	return &r->h;
+}
+
+void trace_progress(const struct trace_reader *r, uint64_t *done, uint64_t *total)
+{
+	uint64_t at = r->base + r->pos, into;
+
+	*total = r->file_size;
+	if (r->eof && r->pos == r->end) {
+		*done = r->file_size;
+		return;
+	}
+	/* the file bytes behind the chunk, in proportion to the data decoded */
+	into = at > r->chunk_at ? at - r->chunk_at : 0;
+	if (into > r->chunk_len)
+		into = r->chunk_len;
+	*done = r->file_start + (r->chunk_len ? (uint64_t)((double)(r->file_end - r->file_start) *
+				  (double)into / (double)r->chunk_len) : 0);
+	if (*done > *total)
+		*done = *total;
 }
 
 int trace_is_binary(const struct trace_reader *r)

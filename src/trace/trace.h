@@ -132,6 +132,14 @@ struct trace_reader *trace_open_fd(int fd, const char *name,
 int trace_is_binary(const struct trace_reader *r);
 
 /*
+ * How far the events handed out so far reach into the file: *@done of
+ * *@total bytes (compressed bytes for gzip; *@total is 0 when the file is
+ * not a regular file).  Never more than *@total; cheap, but not meant for
+ * every event.
+ */
+void trace_progress(const struct trace_reader *r, uint64_t *done, uint64_t *total);
+
+/*
  * The text encoding of a header (lines up to "events") and of one event
  * (one line with its newline), as snprintf: the length it needs.  A buffer
  * of TRACE_HEADER_TEXT_MAX / TRACE_EVENT_TEXT_MAX bytes always suffices.

@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -42,18 +43,38 @@ static void put_duration(double s)
 		fprintf(stderr, "%lus", t);
 }
 
+/* Whether a line is due (at most five a second, and always the last one). */
+static bool due(struct progress *p, bool last, double *ran)
+{
+	double t;
+
+	if (!p->on)
+		return false;
+	t = now_s();
+	if (p->shown && t - p->shown < 0.2 && !last)
+		return false;
+	p->shown = t;
+	*ran = t - p->start;
+	return true;
+}
+
+/* ", about T left" once the run is long enough, from the fraction done. */
+static void put_left(double ran, double frac)
+{
+	if (ran >= ETA_AFTER_S && frac > 0 && frac < 1) {
+		fputs(", about ", stderr);
+		put_duration(ran * (1 - frac) / frac);
+		fputs(" left", stderr);
+	}
+}
+
 void progress_show(struct progress *p, const char *what, uint64_t done,
 		   uint64_t total, const char *unit)
 {
-	double t, ran;
+	double ran;
 
-	if (!p->on)
+	if (!due(p, total && done >= total, &ran))
 		return;
-	t = now_s();
-	if (p->shown && t - p->shown < 0.2 && (!total || done < total))
-		return;
-	p->shown = t;
-	ran = t - p->start;
 	if (total && done > total)
 		done = total;
 	if (!total) {
@@ -62,11 +83,26 @@ void progress_show(struct progress *p, const char *what, uint64_t done,
 	}
 	fprintf(stderr, "\r\033[K%s: %" PRIu64 " of %" PRIu64 " %s (%.0f%%)", what, done,
 		total, unit, 100.0 * (double)done / (double)total);
-	if (ran >= ETA_AFTER_S && done && done < total) {
-		fputs(", about ", stderr);
-		put_duration(ran * (double)(total - done) / (double)done);
-		fputs(" left", stderr);
+	put_left(ran, (double)done / (double)total);
+}
+
+void progress_show_part(struct progress *p, const char *what, uint64_t done,
+			const char *unit, uint64_t part, uint64_t whole)
+{
+	double ran, frac;
+
+	if (!whole) {
+		progress_show(p, what, done, 0, unit);
+		return;
 	}
+	if (part > whole)
+		part = whole;
+	if (!due(p, part == whole, &ran))
+		return;
+	frac = (double)part / (double)whole;
+	fprintf(stderr, "\r\033[K%s: %" PRIu64 " %s (%.0f%%)", what, done, unit,
+		100.0 * frac);
+	put_left(ran, frac);
 }
 
 void progress_end(struct progress *p)

@@ -26,6 +26,14 @@ void progress_start(struct progress *p, bool on);
 void progress_show(struct progress *p, const char *what, uint64_t done,
 		   uint64_t total, const char *unit);
 
+/*
+ * "\rWHAT: DONE UNIT (P%), about T left" when the total of @done is not
+ * known but the part done is: @part of @whole (bytes of input read, say),
+ * shown as at most 100 %.  @whole 0: as progress_show() with no total.
+ */
+void progress_show_part(struct progress *p, const char *what, uint64_t done,
+			const char *unit, uint64_t part, uint64_t whole);
+
 /* Erase the line. */
 void progress_end(struct progress *p);
 

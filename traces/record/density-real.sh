@@ -393,7 +393,7 @@ END {
 	rdens = rswap != "" ? rswap - 1 : ""
 	cmp = out "/compare.csv"; dcsv = out "/density.csv"
 	print "instances,real_mib,model_mib,diff_pct,real_peak_mib,model_peak_mib,peak_diff_pct,real_swap_mib,model_swap_mib,real_swapped,model_swapped" > cmp
-	print "strategy,instances,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,overhead_mib,total_mib,peak_total_mib,swap_used_mib,swap_outs,first_swap_out_s,host_mem_mib,density" > dcsv
+	print "strategy,instances,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,overhead_mib,total_mib,peak_total_mib,swap_used_mib,swap_out_pages,first_swap_out_s,host_mem_mib,density" > dcsv
 	for (n = 1; n <= max; n++) {
 		if (!(n in free_n)) continue
 		d = pct(use[n], mt[n]); dp = pct(peak[n], mp[n])
