@@ -289,6 +289,41 @@ START_TEST(no_memory_limit_never_swaps)
 }
 END_TEST
 
+/* tests/replay/host.trace: host events charged, and released, as overhead */
+START_TEST(host_events_charge_overhead)
+{
+	struct replay_result r;
+
+	opts.host_mem = 8 * 4096;
+	opts.swap = 8 * 4096;
+	opts.policy = RECLAIM_24;
+	r = run("host.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 4, 0, 0);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 1);
+	ck_assert_uint_eq(r.final[CAT_SWAP_TABLE], 0);
+	ck_assert_uint_eq(r.final_total, 5);
+	ck_assert_uint_eq(r.peak_total, 8);
+	ck_assert_uint_eq(r.swap_final, 2);
+	ck_assert_uint_eq(r.swap_outs, 2);
+	ck_assert_int_eq(r.first_swap_out_us, 30);
+
+	opts_reset();
+	r = run("host.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 6, 0, 0);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 1);
+	ck_assert_uint_eq(r.peak[CAT_OVERHEAD], 6);
+	ck_assert_uint_eq(r.final_total, 7);
+	ck_assert_uint_eq(r.peak_total, 10);
+	ck_assert_uint_eq(r.swap_outs, 0);
+
+	opts.overhead = 4096;
+	r = run("host.trace", "read-copy", ANON_FIXED);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 2);
+	ck_assert_uint_eq(r.final_total, 8);
+	ck_assert_uint_eq(r.peak_total, 11);
+}
+END_TEST
+
 /* posted: a mapping copied by fork takes no count */
 START_TEST(posted_dup_frees_mapped_page)
 {
@@ -455,6 +490,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, posted_map_tables_leak);
 	tcase_add_test(tc, posted_unlocked_decrement);
 	tcase_add_test(tc, readahead_window);
+	tcase_add_test(tc, host_events_charge_overhead);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("span tree");
 	tcase_add_test(tc, span_tree_overlaps_in_address_order);

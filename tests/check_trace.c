@@ -30,6 +30,8 @@ static const struct trace_event sample[] = {
 	{ .time_us = 5000000001ULL, .kind = EV_PHASE, .name = "boot-done" },
 	{ .time_us = 5000000002ULL, .kind = EV_FOOTPRINT, .name = "tmpfs", .count = 8093 },
 	{ .time_us = 5000000002ULL, .kind = EV_FOOTPRINT, .name = "cache:ubdb", .count = 11683 },
+	/* the largest host figure: 2^40 bytes */
+	{ .time_us = 5000000003ULL, .kind = EV_HOST, .count = 1ULL << 28 },
 };
 #define NR_SAMPLE (sizeof(sample) / sizeof(sample[0]))
 
@@ -157,6 +159,8 @@ START_TEST(text_form)
 	ck_assert_str_eq(line, "5000000000 mapdup 0xffffffffffffe000 4096 67104768\n");
 	trace_format_event(&h, &sample[9], line, sizeof(line));
 	ck_assert_str_eq(line, "5000000002 footprint cache:ubdb 11683\n");
+	trace_format_event(&h, &sample[10], line, sizeof(line));
+	ck_assert_str_eq(line, "5000000003 host 268435456\n");
 }
 END_TEST
 
@@ -168,6 +172,7 @@ START_TEST(binary_layout)
 	unsigned char buf[4096];
 	struct trace_writer *w;
 	struct trace_event touch = { .time_us = 300, .kind = EV_TOUCH, .page = 7, .count = 2 };
+	struct trace_event host = { .time_us = 301, .kind = EV_HOST, .count = 0x1234 };
 	size_t hlen, n;
 	FILE *f;
 
@@ -178,16 +183,19 @@ START_TEST(binary_layout)
 	w = trace_writer_open(path, &h, err, sizeof(err));
 	ck_assert_ptr_nonnull(w);
 	ck_assert_int_eq(trace_write(w, &touch), 0);
+	ck_assert_int_eq(trace_write(w, &host), 0);
 	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), 0);
 	f = fopen(path, "rb");
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
-	ck_assert_uint_eq(n, 16 + hlen + 21);
+	ck_assert_uint_eq(n, 16 + hlen + 21 + 13);
 	ck_assert_mem_eq(buf, "\x89" "ATR\r\n\x1a\n" "\1\0\0\0", 12);
 	ck_assert_uint_eq(buf[12] | buf[13] << 8 | buf[14] << 16 | buf[15] << 24, hlen);
 	ck_assert_mem_eq(buf + 16, text, hlen);
 	ck_assert_mem_eq(buf + 16 + hlen,
 		"\x02" "\x2c\x01\0\0" "\7\0\0\0\0\0\0\0" "\2\0\0\0\0\0\0\0", 21);
+	/* host: kind 9, delta 1, pages u64 */
+	ck_assert_mem_eq(buf + 16 + hlen + 21, "\x09" "\1\0\0\0" "\x34\x12\0\0\0\0\0\0", 13);
 	remove_dir();
 }
 END_TEST
@@ -209,6 +217,15 @@ START_TEST(writer_refuses)
 	ck_assert_int_eq(trace_write(w, &ev), -1);
 	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "w.atr.gz: event 0: touch: pages 16383+2 beyond physical memory (16384 pages)"));
+	ck_assert_int_eq(access(path, F_OK), -1);
+
+	/* a host figure above 2^40 bytes */
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(trace_write(w, &(struct trace_event){ .time_us = 5, .kind = EV_HOST,
+							       .count = (1ULL << 28) + 1 }), -1);
+	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "w.atr.gz: event 0: host: 268435457 pages is more than 2^40 bytes"));
 	ck_assert_int_eq(access(path, F_OK), -1);
 
 	ev.count = 1;

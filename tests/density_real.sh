@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # traces/record/density-real.sh on one and two busybox UMLs (private
-# images, 64 MiB memory cgroup, 64 MiB swap): the trace it records, its
+# images, 96 MiB memory cgroup, 64 MiB swap): the trace it records, its
 # real figures and the model's beside them, and a host left as it was
 # found, after the run and after SIGTERM in the middle of one.  The
 # density and the 5 % curve are the full run's to hold (README, "Real
@@ -26,9 +26,14 @@ command -v mke2fs >/dev/null 2>&1 || skip "mke2fs (e2fsprogs) is not installed"
 	[ -x "$tools/kpage-sampler" ] || skip "the recorder was not built"
 
 # what the script run PID leaves on the host: its cgroups (named after
-# it), swap files, scratch folders and UMLs (both under $tmp)
+# it), the memory cgroups of its recordings (anonsim-record.PID of a
+# recorder no longer running), swap files, scratch folders and UMLs
+# (both under $tmp)
 host_left() {
 	ls /sys/fs/cgroup/memory /sys/fs/cgroup/freezer | grep "^anonsim-density\.$1\b"
+	for _c in /sys/fs/cgroup/memory/anonsim-record.*; do
+		[ -d "$_c" ] && ! kill -0 "${_c##*.}" 2>/dev/null && echo "$_c"
+	done
 	grep "$tmp/" /proc/swaps
 	ls "$tmp" | grep '^anonsim-density'
 	ps -eo pid,args | grep -v grep | grep "ubd0=$tmp/"
@@ -36,7 +41,7 @@ host_left() {
 expect_status 0 sh "$rec/mkimage-busybox.sh" --sampler "$tools/kpage-sampler" "$tmp/bb.img"
 
 # 0: density and curve agree; 4: they do not (reported, not judged here)
-sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 64M --swap 64M -n 2 -r 1 --label bb \
+sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 -r 1 --label bb \
 	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/res" >"$tmp/log1" 2>&1 &
 pid=$!
 wait $pid
@@ -46,8 +51,14 @@ left=$(host_left $pid)
 [ -z "$left" ] || fail "left on the host: $left"
 o=$tmp/res
 
-# the trace: of the same command line, and valid
+# the trace: of the same command line, and valid; recorded in a memory
+# cgroup, its host events show the boot's burst of host processes (a
+# peak above what UML holds at the end)
 expect_status 0 "$ANONSIM" trace check "$o/trace-1.gz"
+expect_match "$(gzip -dc "$o/trace-1.gz" | grep '^recorder ')" ' host-memory=memcg$'
+bad=$(gzip -dc "$o/trace-1.gz" | awk '$2 == "host" { n++; if ($3 > m) m = $3; last = $3 }
+	END { if (n < 2 || m <= last || last <= 0) print "host events: " n + 0 ", peak " m + 0 ", last " last + 0 }')
+[ -z "$bad" ] || fail "$bad"
 expect_match "$(gzip -dc "$o/trace-1.gz" | grep '^note uml:')" \
 	"^note uml: /usr/bin/linux mem=64M ubd0=$tmp/anonsim-density\.[A-Za-z0-9]+/disk-1\.img root=/dev/ubda rw init=/sbin/anonsim-init con=null con0=fd:0,fd:1$"
 
@@ -60,17 +71,20 @@ bad=$(printf '%s\n' "$free" | awk -F, '
 	NR == 2 && ($5 <= s || $6 <= c) { print "UML 2 adds nothing: " $0 }
 	{ s = $5; c = $6 }')
 [ -z "$bad" ] || fail "$bad"
-# the limited run: UML 1 (45 MiB) fits in 64 MiB; it stops at 2
+# the limited run: UML 1 (40-47 MiB after its boot, 59-67 MiB at the peak
+# of its burst of host processes: traces/record/boot-burst.sh) fits in
+# 96 MiB; it stops at 2
 expect_match "$(sed 1d "$o/real-limited.csv" | cut -d, -f1 | tr '\n' ' ')" '^1 2 $'
 expect_match "$(sed -n 2p "$o/real-limited.csv")" '^1,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,0,$'
 
-# the model: exactly anonsim density on the trace, with the overhead of
-# UML 1 (usage - shmem - image page cache, in KiB rounded up)
-ov=$(awk -F, 'NR == 2 { v = $3 - $5 - $6; if (v < 0) v = 0; printf "%d", (v + 1023) / 1024 }' "$o/real-free.csv")
+# the model: exactly anonsim density on the trace, its host events the
+# overhead (no fixed one)
+ov=0
+expect_match "$(cat "$o/summary.txt")" '^bb: host 96\.000 MiB, model overhead 0\.00 MiB per UML and the host events of the traces$'
 "$ANONSIM" density --csv -q -s read-copy --max 2 --no-share \
 	--overhead "${ov}K" "$o/trace-1.gz" >"$tmp/model-free.csv" || fail "anonsim density failed"
 cmp -s "$tmp/model-free.csv" "$o/model-free.csv" || fail "model-free.csv is not anonsim density's output"
-"$ANONSIM" density --csv -q -s read-copy -m 64M --swap 64M --max 2 --no-share \
+"$ANONSIM" density --csv -q -s read-copy -m 96M --swap 64M --max 2 --no-share \
 	--overhead "${ov}K" "$o/trace-1.gz" >"$tmp/model.csv" || fail "anonsim density -m failed"
 cmp -s "$tmp/model.csv" "$o/model.csv" || fail "model.csv is not anonsim density -m's output"
 
@@ -86,9 +100,28 @@ bad=$(awk -F, 'FNR == 1 { next }
 expect_match "$(cut -d, -f1,2 "$o/density.csv" | sed 1d | tr '\n' ' ')" '^bb-real,1 bb-real,2 bb-model,1 bb-model,2 $'
 expect_match "$(cat "$o/summary.txt")" 'density: real (>=2|[0-9]), model (>=2|[0-9])'
 expect_match "$(cat "$o/summary.txt")" 'memory after each boot: largest difference [0-9.]+% \(N = [12]\)'
+# one trace: the density with it first is the model's
+m=$(sed -n 's/^density: real [^,]*, model \([^ ]*\).*/\1/p' "$o/summary.txt")
+[ -n "$m" ] && [ "$(tail -n 1 "$o/summary.txt")" = "model density with each trace first: $m" ] ||
+	fail "last summary line: $(tail -n 1 "$o/summary.txt") (model density '$m')"
+
+# a trace without host events: the fixed overhead of UML 1 (usage -
+# shmem - image page cache, in KiB rounded up), from the same real figures
+gzip -dc "$o/trace-1.gz" | grep -v '^[0-9]* host ' >"$tmp/nohost.trace"
+sh "$rec/density-real.sh" --from "$o" -t "$tmp/nohost.trace" --anonsim "$ANONSIM" \
+	-o "$tmp/res-nohost" >/dev/null 2>&1
+st=$?
+[ $st -eq 0 ] || [ $st -eq 4 ] || fail "density-real.sh --from exited $st"
+ov=$(awk -F, 'NR == 2 { v = $3 - $5 - $6; if (v < 0) v = 0; printf "%d", (v + 1023) / 1024 }' "$o/real-free.csv")
+"$ANONSIM" density --csv -q -s read-copy --max 2 --no-share \
+	--overhead "${ov}K" "$tmp/nohost.trace" >"$tmp/model-free.csv" || fail "anonsim density failed"
+cmp -s "$tmp/model-free.csv" "$tmp/res-nohost/model-free.csv" ||
+	fail "without host events, model-free.csv is not anonsim density --overhead ${ov}K's output"
+expect_match "$(head -n 1 "$tmp/res-nohost/summary.txt")" \
+	"^bb: host 96\.000 MiB, model overhead $(awk -F, 'NR == 2 { v = $3 - $5 - $6; printf "%.2f", sprintf("%.3f", (v > 0 ? v : 0) / 1048576) + 0 }' "$o/real-free.csv") MiB per UML\$"
 
 # SIGTERM while UML 1 of the free run boots: exit 143, nothing left
-sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 64M --swap 64M -n 2 -t "$o/trace-1.gz" \
+sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 -t "$o/trace-1.gz" \
 	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/res2" 2>"$tmp/err2" &
 pid=$!
 i=0

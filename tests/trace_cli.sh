@@ -31,6 +31,7 @@ events: 14
   mapdup: 1
   phase: 1
   footprint: 2
+  host: 0
 read ubda: 3 requests, 8704 bytes, 4 pages, 2 distinct pages
 written ubda: 1 requests, 512 bytes
 read ubdb: 1 requests, 8192 bytes, 2 pages, 2 distinct pages

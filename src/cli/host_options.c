@@ -154,7 +154,8 @@ void host_options_usage(FILE *f, const char *between)
 	      "                        (default: modern)\n"
 	      "      --readahead KB    readahead window; 0 disables (default: the\n"
 	      "                        window recorded in each trace, else 0)\n"
-	      "      --overhead SIZE   fixed host memory per instance (default: 0)\n", f);
+	      "      --overhead SIZE   fixed host memory per instance, on top of the\n"
+	      "                        trace's host events (default: 0)\n", f);
 	fputs(between, f);
 	fputs("      --stagger SECS    start instances SECS apart (default: each one\n"
 	      "                        after the previous trace ends)\n"

@@ -486,6 +486,7 @@ int live_guest_event(struct live_guest *g, const struct trace_event *ev,
 		return unmap_memory(g, ev, err, errlen);
 	case EV_PHASE:
 	case EV_FOOTPRINT:
+	case EV_HOST:		/* UML's own host processes: not replayed */
 	case EV_NR_KINDS:
 		break;
 	}

@@ -230,6 +230,7 @@ void instance_teardown(struct instance *in)
 	in->find.pages_leaked += in->resident + in->swapped;
 	in->find.tables_leaked += in->ai.shm.swap.nr_pages + in->ai.maps.nr_pages;
 	host_release(h, CAT_OVERHEAD, h->overhead_pages);
+	inst_set_host_pages(in, 0);
 	host_sync_tables(h);
 	chunked_destroy(&in->pages);
 	chunked_destroy(&in->file_map);
@@ -705,11 +706,27 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 	case EV_MUNMAP:
 		maps_remove(in, ev->addr, ev->length);
 		break;
+	case EV_HOST:
+		inst_set_host_pages(in, ev->count);
+		break;
 	case EV_PHASE:
 	case EV_FOOTPRINT:
 	case EV_NR_KINDS:
 		break;
 	}
+}
+
+/*
+ * A host event: UML's host processes now hold @pages beyond the memory
+ * file and page cache, charged as overhead on top of the fixed cost.
+ */
+void inst_set_host_pages(struct instance *in, uint64_t pages)
+{
+	if (pages > in->host_pages)
+		host_charge(in->host, CAT_OVERHEAD, pages - in->host_pages);
+	else
+		host_release(in->host, CAT_OVERHEAD, in->host_pages - pages);
+	in->host_pages = pages;
 }
 
 /* --- building blocks the strategies are made of -------------------------------- */

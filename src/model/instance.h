@@ -90,6 +90,7 @@ struct instance {
 	struct findings find;
 	uint64_t resident;			/* TMPFS_RESIDENT pages */
 	uint64_t swapped;			/* TMPFS_SWAPPED pages */
+	uint64_t host_pages;			/* the last host event's pages */
 };
 
 /*
@@ -105,6 +106,9 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 
 /* Apply one trace event. */
 void instance_event(struct instance *in, const struct trace_event *ev);
+
+/* Charge what UML's host processes hold now (a host event), in pages. */
+void inst_set_host_pages(struct instance *in, uint64_t pages);
 
 /* Release everything; leaks are recorded in in->find. */
 void instance_teardown(struct instance *in);

@@ -24,7 +24,7 @@ static const unsigned char payload[EV_NR_KINDS] = {
 	[EV_READ] = 1 + 8 + 8 + 8, [EV_WRITE] = 1 + 8 + 8 + 8,
 	[EV_TOUCH] = 8 + 8, [EV_FREE] = 8 + 8,
 	[EV_MMAP] = 8 + 8 + 8, [EV_MUNMAP] = 8 + 8, [EV_MAPDUP] = 8 + 8 + 8,
-	[EV_PHASE] = 1, [EV_FOOTPRINT] = 8 + 1,
+	[EV_PHASE] = 1, [EV_FOOTPRINT] = 8 + 1, [EV_HOST] = 8,
 };
 
 /* Byte-wise little-endian loads: compilers turn them into one load. */
@@ -242,8 +242,8 @@ void binary_shapes_init(struct trace_reader *r)
 		for (wide = 0; wide < 2; wide++) {
 			struct rec_shape *sh = &r->shapes[k | wide * TRACE_BIN_WIDE];
 
-			if (k == EV_PHASE || k == EV_FOOTPRINT)
-				continue;	/* named: size 0, the careful path */
+			if (k == EV_PHASE || k == EV_FOOTPRINT || k == EV_HOST)
+				continue;	/* named or rare: size 0, the careful path */
 			sh->at = wide ? 9 : 5;
 			/* wide: marked, for the fast run to leave it (binary_fill) */
 			r->rec_size[k | wide * TRACE_BIN_WIDE] =
@@ -485,6 +485,15 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	dt = kind_byte & TRACE_BIN_WIDE ? le64(p + 1) : le32(p + 1);
 	if (dt > UINT64_MAX - r->prev_time)
 		return bad_record(r, "time overflows 64 bits");
+	if (kind == EV_HOST) {
+		char why[512];
+
+		*ev = (struct trace_event){ .time_us = r->prev_time + dt, .kind = EV_HOST,
+					    .count = le64(p + delta) };
+		if (trace_validate_event(&r->rules, r->prev_time, ev, why, sizeof(why)))
+			return bad_record(r, "%s", why);
+		goto done;
+	}
 	if (kind != EV_PHASE && kind != EV_FOOTPRINT) {
 		uint64_t prev = r->prev_time;
 
@@ -502,6 +511,7 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	ev->kind = (enum trace_kind)kind;
 	if (decode_named(r, ev, kind, p + delta, name_len))
 		return -1;
+done:
 	r->prev_time = ev->time_us;
 	r->pos += size;
 	r->record++;
@@ -608,6 +618,9 @@ size_t binary_format_event(const struct trace_event *ev, uint64_t prev_time,
 	case EV_MUNMAP:
 		put64(p, ev->addr);
 		put64(p + 8, ev->length);
+		break;
+	case EV_HOST:
+		put64(p, ev->count);
 		break;
 	case EV_FOOTPRINT:
 		put64(p, ev->count);

@@ -17,7 +17,7 @@ const char *const trace_kind_names[EV_NR_KINDS] = {
 	[EV_READ] = "read", [EV_WRITE] = "write", [EV_TOUCH] = "touch",
 	[EV_FREE] = "free", [EV_MMAP] = "mmap", [EV_MUNMAP] = "munmap",
 	[EV_MAPDUP] = "mapdup", [EV_PHASE] = "phase",
-	[EV_FOOTPRINT] = "footprint",
+	[EV_FOOTPRINT] = "footprint", [EV_HOST] = "host",
 };
 
 static int is_space(char c)

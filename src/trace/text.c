@@ -176,12 +176,12 @@ static const char *const kind_fields[EV_NR_KINDS] = {
 	[EV_TOUCH] = "PAGE COUNT", [EV_FREE] = "PAGE COUNT",
 	[EV_MMAP] = "ADDRESS LENGTH OFFSET", [EV_MUNMAP] = "ADDRESS LENGTH",
 	[EV_MAPDUP] = "ADDRESS LENGTH OFFSET", [EV_PHASE] = "NAME",
-	[EV_FOOTPRINT] = "WHAT PAGES",
+	[EV_FOOTPRINT] = "WHAT PAGES", [EV_HOST] = "PAGES",
 };
 static const int kind_nfields[EV_NR_KINDS] = {
 	[EV_READ] = 4, [EV_WRITE] = 4, [EV_TOUCH] = 2, [EV_FREE] = 2,
 	[EV_MMAP] = 3, [EV_MUNMAP] = 2, [EV_MAPDUP] = 3, [EV_PHASE] = 1,
-	[EV_FOOTPRINT] = 2,
+	[EV_FOOTPRINT] = 2, [EV_HOST] = 1,
 };
 
 #define BAD_NUMBER(what, w) \
@@ -266,6 +266,10 @@ static int text_next(struct trace_reader *r, struct trace_event *ev)
 		if (k == EV_FOOTPRINT && dec(w[3], &ev->count))
 			return BAD_NUMBER("PAGES", w[3]);
 		break;
+	case EV_HOST:
+		if (dec(w[2], &ev->count))
+			return BAD_NUMBER("PAGES", w[2]);
+		break;
 	}
 	if (trace_validate_event(&r->rules, r->prev_time, ev, why, sizeof(why))) {
 		reader_fail(r, "%s", why);
@@ -311,6 +315,9 @@ size_t trace_format_event(const struct trace_header *h,
 	case EV_FOOTPRINT:
 		n = snprintf(buf, len, "%llu %s %.*s %llu\n", t, k, TRACE_NAME_MAX - 1,
 			     ev->name, (unsigned long long)ev->count);
+		break;
+	case EV_HOST:
+		n = snprintf(buf, len, "%llu %s %llu\n", t, k, (unsigned long long)ev->count);
 		break;
 	default:
 		n = snprintf(buf, len, "%llu ?\n", t);

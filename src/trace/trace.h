@@ -32,6 +32,7 @@ enum trace_kind {
 	EV_MAPDUP,
 	EV_PHASE,
 	EV_FOOTPRINT,
+	EV_HOST,
 	EV_NR_KINDS
 };
 
@@ -60,7 +61,7 @@ struct trace_event {
 	enum trace_kind kind;
 	uint32_t dev;			/* read/write: device index */
 	uint64_t page;			/* read/write/touch/free: first physical page */
-	uint64_t count;			/* touch/free: pages; footprint: pages */
+	uint64_t count;			/* touch/free, footprint, host: pages */
 	uint64_t offset;		/* read/write: device bytes; mmap/mapdup: file bytes */
 	uint64_t length;		/* read/write/mmap/munmap/mapdup: bytes */
 	uint64_t addr;			/* mmap/munmap/mapdup: host address */

@@ -72,6 +72,8 @@ static int event_ok(const struct trace_rules *r, const struct trace_event *ev)
 		return memchr(ev->name, '\0', TRACE_NAME_MAX) &&
 		       (!strcmp(ev->name, "tmpfs") ||
 			(!strncmp(ev->name, "cache:", 6) && trace_device_index(r->h, ev->name + 6) >= 0));
+	case EV_HOST:
+		return ev->count <= TRACE_SIZE_MAX >> r->page_shift;
 	default:
 		return 0;
 	}
@@ -156,6 +158,9 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 			return set_error(why, len, "footprint: '%s' is neither 'tmpfs' nor 'cache:DEVICE' of a device in the header",
 				    ev->name);
 		break;
+	case EV_HOST:
+		return set_error(why, len, "host: %llu pages is more than 2^40 bytes",
+				 (ull)ev->count);
 	default:
 		return set_error(why, len, "unknown event kind %d", (int)ev->kind);
 	}

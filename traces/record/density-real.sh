@@ -32,8 +32,10 @@ Then runs "anonsim density -s read-copy" on traces of the same image and
 command line (recorded first with anonsim-record unless -t gives them;
 UML N replays trace (N-1) mod K + 1 of K: a guest touches a different
 number of pages from boot to boot, and K traces average that) at the
-same host size and swap (--no-share for private images; overhead
-per UML as measured at N = 1 unless --overhead), and compares: the
+same host size and swap (--no-share for private images; the memory
+UML's host processes hold, over time, from the traces' host events, or
+if a trace has none a fixed overhead per UML as measured at N = 1;
+--overhead sets a fixed one), and compares: the
 density (largest N without a swap-out) must be equal and the memory
 curve within the tolerance at every N.
 
@@ -50,8 +52,10 @@ curve within the tolerance at every N.
                         (repeatable; default: record --record of them,
                         each from a fresh copy or layer)
   -r, --record K        traces to record (default: 4)
-      --overhead SIZE   the model's memory per UML beyond tmpfs and page
-                        cache (default: measured at N = 1)
+      --overhead SIZE   the model's fixed memory per UML beyond tmpfs and
+                        page cache, added to the traces' host events
+                        (default: 0 if every trace has host events, else
+                        measured at N = 1)
       --tolerance PCT   allowed difference of the memory curve (default: 5)
       --label NAME      series name in the outputs (default: the image's
                         name and the layout)
@@ -76,7 +80,8 @@ bytes, and seconds from UML N's start to the first swap seen while it
 booted), series.csv (the cgroup's memory every 0.1 s of both runs), model-free.csv and model.csv (anonsim density --csv, memory
 unlimited and on the host given), compare.csv (real beside model
 per N), density.csv (both as series of plots/density.gp), trace-K.gz
-(when recorded), summary.txt.  Everything the run made on the host (UMLs,
+(when recorded), summary.txt (with the model's density when each of
+the K traces goes first, UML N replaying trace (N-1+r) mod K + 1).  Everything the run made on the host (UMLs,
 cgroups, swap file, scratch images, paused DAMON reclaim) is undone at
 exit and on INT, TERM and HUP.
 
@@ -336,7 +341,16 @@ fi
 limited_swapped=$(awk -F, 'NR > 1 && $8 != "" { print $1; exit }' "$outdir/real-limited.csv")
 
 # ---- the model ------------------------------------------------------------------------
-if [ -z "$overhead" ]; then
+# traces with host events carry UML's host memory over time themselves
+hosted=yes
+for t in $traces; do
+	h=$("$anonsim" trace stat "$t" | sed -n 's/^  host: //p')
+	[ -n "$h" ] || fail "anonsim trace stat $t: no host event count"
+	[ "$h" -gt 0 ] || hosted=no
+done
+if [ -z "$overhead" ] && [ $hosted = yes ]; then
+	overhead=0
+elif [ -z "$overhead" ]; then
 	# what UML 1 used beyond its tmpfs and the image page cache (bytes)
 	overhead=$(awk -F, 'NR == 2 { v = $3 - $5 - $6; print (v > 0 ? v : 0) }' "$outdir/real-free.csv")
 fi
@@ -361,7 +375,7 @@ for t in $traces; do
 	last_us="$last_us $l"
 done
 awk -F, -v label="$label" -v tol="$tol" -v hostmib="$(mib "$limit")" \
-    -v rswap="$limited_swapped" -v max="$max" -v ov="$(mib "$ov_bytes")" \
+    -v rswap="$limited_swapped" -v max="$max" -v ov="$(mib "$ov_bytes")" -v hosted=$hosted \
     -v last="$last_us" -v out="$outdir" '
 # MiB to the 3 decimals printed: differences are those of the figures shown
 function m(b) { return sprintf("%.3f", b / 1048576) + 0 }
@@ -404,7 +418,8 @@ END {
 	}
 	# a density is known once a run swapped within its N
 	ok = rdens == mdens && rdens != "" && worst <= tol
-	printf "%s: host %s MiB, model overhead %.2f MiB per UML\n", label, hostmib, ov
+	printf "%s: host %s MiB, model overhead %.2f MiB per UML%s\n", label, hostmib, ov,
+		hosted == "yes" ? " and the host events of the traces" : ""
 	printf "density: real %s, model %s%s\n", rdens != "" ? rdens : ">=" max, mdens != "" ? mdens : ">=" max,
 		rdens == mdens ? (rdens != "" ? " (equal)" : " (neither swapped: not measured)") : " (DIFFER)"
 	printf "memory after each boot: largest difference %.2f%% (N = %d), tolerance %s%%%s\n", worst, wn, tol,
@@ -424,5 +439,26 @@ END {
 }' "$outdir/real-free.csv" "$outdir/real-limited.csv" "$outdir/model-free.csv" "$outdir/model.csv" \
 	>"$outdir/summary.txt"
 status=$?
+# The density each of the K traces gives when it goes first (UML N then
+# replays trace (N-1+r) mod K + 1): how much the draw of boots decides.
+set -- $traces
+rot= r=0
+while [ $r -lt $# ]; do
+	if [ $r -eq 0 ]; then
+		f=$outdir/model.csv
+	else
+		f=$outdir/model-rot.csv
+		# shellcheck disable=SC2046
+		"$anonsim" density --csv -q -s read-copy -m "$limit" --swap "$swap_bytes" --max "$max" \
+			$share --overhead "${ov_kib}K" -o "$f" $(shift $r; echo "$@") \
+			$(i=0; for t in "$@"; do [ $i -lt $r ] && echo "$t"; i=$((i + 1)); done) ||
+			fail "anonsim density failed on$traces"
+	fi
+	d=$(awk -F, 'NR > 1 && $11 > 0 { d = $14 } END { print d != "" ? d : ">='"$max"'" }' "$f")
+	rot="$rot $d"
+	r=$((r + 1))
+done
+rm -f "$outdir/model-rot.csv"
+echo "model density with each trace first:$rot" >>"$outdir/summary.txt"
 cat "$outdir/summary.txt"
 exit $status

@@ -10,7 +10,8 @@
 
 HL_MEMCG=/sys/fs/cgroup/memory
 HL_FREEZER=/sys/fs/cgroup/freezer
-hl_memcg=	# the memory cgroup of this run
+hl_memcg=	# the memory cgroup of this run, HL_CGROUP.PID
+HL_CGROUP=${HL_CGROUP:-anonsim-density}
 hl_freezers=	# freezer cgroups, one per UML
 hl_swap=	# the swap file, swapped on
 hl_scratch=	# the scratch directory, removed with all it holds
@@ -99,7 +100,7 @@ hl_damon_resume() {
 # The memory cgroup: LIMIT bytes, or -1 for none (memory and swap together
 # unlimited either way).
 hl_memcg_open() {	# LIMIT
-	hl_memcg=$HL_MEMCG/anonsim-density.$$
+	hl_memcg=$HL_MEMCG/$HL_CGROUP.$$
 	mkdir "$hl_memcg" || { hl_memcg=; return 1; }
 	echo "$1" >"$hl_memcg/memory.limit_in_bytes" ||
 		{ hl_log "cannot set $hl_memcg/memory.limit_in_bytes to $1"; return 1; }

@@ -39,7 +39,9 @@ pass != 2 && FILENAME ~ /host\.log$/ {
 			print us($1), 3, ($4 == "F" ? "gfree" : "greuse"), $5, c
 		} else if ($3 == "anonsim-phase" && $4 ~ /^[A-Za-z0-9_.-]+$/)
 			print us($1), 4, "phase", $4
-	} else if ($2 == "F") {
+	} else if ($2 == "H")
+		print us($1), 5, "host", $3
+	else if ($2 == "F") {
 		end = $1
 		print us($1), 9, "footprint", "tmpfs", $3
 		for (i in fdev)
@@ -143,6 +145,8 @@ pass == 2 {
 		print t, "munmap", $4, $5
 	} else if (k == "phase") {
 		print t, "phase", $4
+	} else if (k == "host") {
+		print t, "host", $4
 	} else if (k == "footprint") {
 		print t, "footprint", $4, $5
 	}

@@ -16,7 +16,12 @@
  *                                     file (one readahead state), in order
  *
  * ANONSIM_REC_MEM (bytes of UML memory) tells the physical-memory file from
- * UML's smaller temporary files.
+ * UML's smaller temporary files.  ANONSIM_REC_MEMCG names a memory cgroup
+ * (v1) without limit: UML runs in it, and every INTERVAL_MS the memory
+ * it charges beyond page cache and tmpfs (memory.usage_in_bytes less
+ * memory.stat's cache: anonymous and kernel memory of UML's host
+ * processes, their page tables and kernel stacks among it) is logged when
+ * it changes.
  *
  * Log lines (CLOCK_MONOTONIC nanoseconds, as the preload library):
  *   T S                      UML started
@@ -24,6 +29,8 @@
  *   T N PAGE COUNT           file pages PAGE.. became resident
  *   T C TEXT                 one console line
  *   T F PAGES                resident pages of the file at the end
+ *   T H PAGES                UML's host processes hold PAGES beyond page
+ *                            cache and tmpfs (with ANONSIM_REC_MEMCG)
  *   T X STATUS               UML exited (or "T X timeout")
  */
 #define _GNU_SOURCE
@@ -202,6 +209,44 @@ static void sample(int physfd)
 	}
 }
 
+/* A number from the first line of @path, or the value of @key in it; -1 if none. */
+static long long memcg_value(const char *dir, const char *file, const char *key)
+{
+	char path[512], line[256];
+	long long v = -1;
+	size_t kl = key ? strlen(key) : 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (!key || (!strncmp(line, key, kl) && line[kl] == ' ')) {
+			v = atoll(line + kl);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* One sample of the memory cgroup: log UML's host memory if it changed. */
+static void sample_host(const char *memcg, long long *last)
+{
+	long long usage = memcg_value(memcg, "memory.usage_in_bytes", NULL);
+	long long cache = memcg_value(memcg, "memory.stat", "cache");
+	long long pages;
+
+	if (usage < 0 || cache < 0)
+		return;
+	/* memory.stat lags the usage by its per-CPU batches: never below 0 */
+	pages = usage > cache ? (usage - cache) / 4096 : 0;
+	if (pages == *last)
+		return;
+	*last = pages;
+	fprintf(logfp, "%llu H %lld\n", (unsigned long long)now_ns(), pages);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	const char *logp = argv[0];
@@ -213,6 +258,8 @@ static int cmd_run(int argc, char **argv)
 	uint64_t start, deadline, next;
 	char line[4096];
 	size_t linen = 0;
+	const char *memcg = getenv("ANONSIM_REC_MEMCG");
+	long long host_last = -1;
 
 	if (argc < 6 || strcmp(argv[4], "--") != 0 || interval <= 0) {
 		fprintf(stderr, "anonsim-rec-host run: bad arguments\n");
@@ -233,6 +280,18 @@ static int cmd_run(int argc, char **argv)
 		die("fork");
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDONLY);
+
+		if (memcg) {
+			char path[512];
+			FILE *f;
+
+			snprintf(path, sizeof path, "%s/cgroup.procs", memcg);
+			f = fopen(path, "w");
+			if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f) != 0) {
+				perror(path);
+				_exit(126);
+			}
+		}
 		dup2(nul, 0);
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
@@ -284,6 +343,8 @@ static int cmd_run(int argc, char **argv)
 			}
 			if (physfd >= 0)
 				sample(physfd);
+			if (memcg && !exited)
+				sample_host(memcg, &host_last);
 		}
 		if (!exited && now_ns() > deadline) {
 			fprintf(logfp, "%llu X timeout\n", (unsigned long long)now_ns());
