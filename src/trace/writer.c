@@ -92,7 +92,7 @@ static int flush(struct trace_writer *w)
 	if (w->used && gzwrite(w->gz, w->buf, (unsigned)w->used) != (int)w->used) {
 		const char *why = gzerror(w->gz, &errnum);
 
-		writer_fail(w, "write error: %s", errnum == Z_ERRNO ? strerror(errno) : why);
+		writer_fail(w, "write failed: %s", errnum == Z_ERRNO ? strerror(errno) : why);
 		return -1;
 	}
 	w->used = 0;
@@ -273,7 +273,7 @@ int trace_writer_commit(struct trace_writer *w, char *err, size_t errlen)
 		rc = gzclose_w(w->gz);
 		w->gz = NULL;
 		if (rc != Z_OK)
-			writer_fail(w, "write error: %s", rc == Z_ERRNO ? strerror(errno) : "zlib failed");
+			writer_fail(w, "write failed: %s", rc == Z_ERRNO ? strerror(errno) : "zlib failed");
 		else if (rename(w->tmp, w->path))
 			writer_fail(w, "cannot rename the temporary file into place: %s", strerror(errno));
 		else {
