@@ -91,11 +91,17 @@ done
 # a signal ends a run at once and takes its files with it, the output's
 # temporary file too; the run before it does not leave the output open
 build="$top_srcdir/traces/debian-build-128M.trace.gz"
-"$ANONSIM" live --csv -o "$tmp/signalled.csv" -d "$tmp/scratch" "$phases" "$build" >/dev/null 2>&1 &
+"$ANONSIM" live --csv -o "$tmp/signalled.csv" -d "$tmp/scratch" "$phases" "$build" >/dev/null 2>"$tmp/signalled.err" &
 pid=$!
 i=0
-while [ -z "$(ls "$tmp/scratch")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -n "$(ls "$tmp/scratch")" ] || fail "no scratch directory appeared"
+# (up to 60 s: on a machine busy with other tests, writing the images can
+# take a while; a run that ends first is a failure of its own)
+while [ -z "$(ls "$tmp/scratch")" ] && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -0 $pid 2>/dev/null || fail "live ended before it could be signalled: $(cat "$tmp/signalled.err")"
+[ -n "$(ls "$tmp/scratch")" ] || fail "no scratch directory appeared in 60 s"
 kill -TERM $pid
 wait $pid
 status=$?
