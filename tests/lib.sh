@@ -53,3 +53,13 @@ fuzz_short() {
 		fail "$1 found a crash or a disagreement: keep the input under tests/$2/"
 	}
 }
+
+# signal_ignored NUMBER: whether this shell was started with signal NUMBER
+# ignored (a test suite run in the background or under nohup); a program
+# started from here keeps it ignored, as it should, so a test that sends
+# it cannot expect it to act.  Linux only (/proc); elsewhere: not ignored.
+signal_ignored() {
+	mask=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status 2>/dev/null)
+	[ -n "$mask" ] || return 1
+	[ $(((0x$mask >> ($1 - 1)) & 1)) -eq 1 ]
+}
