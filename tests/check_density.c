@@ -195,20 +195,11 @@ START_TEST(jobs_do_not_change_the_result)
 }
 END_TEST
 
-/*
- * Without --check, the sweep takes its points from two replays of MAX_N
- * copies as each instance ends; they must be the points of the replays of
- * N copies (--check runs one replay per N), on one thread and on two.
- */
-/*
- * A trace that cannot be opened: the sweep's first failing replay gives
- * its status and message, by one replay after another (prefix sweep:
- * --check off), on one thread or two, and from the pool (--check on).
- */
-START_TEST(missing_trace_fails_the_sweep)
+/* Every sweep of @path (--check off and on, one thread and two) fails
+ * with exit 2 and the message "@path@suffix". */
+static void sweep_fails_with(char *path, const char *suffix)
 {
-	char path[] = "no-such-dir/missing.trace", *paths[1] = { path };
-	char err[512];
+	char *paths[1] = { path }, err[512];
 	unsigned jobs;
 	int check;
 
@@ -220,8 +211,21 @@ START_TEST(missing_trace_fails_the_sweep)
 						       ANON_FIXED, &opts, MAX_N, jobs, pt,
 						       &filled, &density, err, sizeof(err)),
 					 EXIT_DATA);
-			ck_assert_str_eq(err, "no-such-dir/missing.trace: No such file or directory");
+			ck_assert_int_eq(strncmp(err, path, strlen(path)), 0);
+			ck_assert_str_eq(err + strlen(path), suffix);
 		}
+}
+
+/*
+ * A trace that cannot be opened: the sweep's first failing replay gives
+ * its status and message, by one replay after another (prefix sweep:
+ * --check off), on one thread or two, and from the pool (--check on).
+ */
+START_TEST(missing_trace_fails_the_sweep)
+{
+	char path[] = "no-such-dir/missing.trace";
+
+	sweep_fails_with(path, ": No such file or directory");
 }
 END_TEST
 
@@ -234,25 +238,11 @@ END_TEST
 START_TEST(bad_data_fails_the_sweep)
 {
 	static char path[4096];
-	char *paths[1] = { path }, err[512];
 	const char *top = getenv("top_srcdir");
-	const char *want = ":9: time 19 goes backwards (previous event at 20)";
-	unsigned jobs;
-	int check;
 
 	snprintf(path, sizeof(path), "%s/tests/traces/corrupt/time-backwards.trace",
 		 top ? top : ".");
-	for (check = 0; check < 2; check++)
-		for (jobs = 1; jobs <= 2; jobs++) {
-			opts.check = check;
-			err[0] = '\0';
-			ck_assert_int_eq(density_sweep(paths, 1, strategy_find("read-copy"),
-						       ANON_FIXED, &opts, MAX_N, jobs, pt,
-						       &filled, &density, err, sizeof(err)),
-					 EXIT_DATA);
-			ck_assert_int_eq(strncmp(err, path, strlen(path)), 0);
-			ck_assert_str_eq(err + strlen(path), want);
-		}
+	sweep_fails_with(path, ":9: time 19 goes backwards (previous event at 20)");
 }
 END_TEST
 
