@@ -28,10 +28,13 @@ memory and powers nothing off.  Two runs of 1..MAX UMLs:
            the cgroup's swap (memory.stat, sampled every 0.1 s) is not
            zero; it stops two N after that
 
-Then runs "anonsim density -s read-copy" on traces of the same image and
-command line (recorded first with anonsim-record unless -t gives them;
-UML N replays trace (N-1) mod K + 1 of K: a guest touches a different
-number of pages from boot to boot, and K traces average that) at the
+Every UML of both runs is recorded as it runs (anonsim-rec-host and
+uml_preload.so, as anonsim-record, its trace ending at work-done), and
+"anonsim density -s read-copy" replays those very boots, UML N the
+trace of UML N (a guest touches a different number of pages from boot
+to boot, by some 3 MiB here; the model given other boots of the same
+image would answer for them, not for the boots measured): the free
+run's for the memory curve, the limited run's for the density, at the
 same host size and swap (--no-share for private images; the memory
 UML's host processes hold, over time, from the traces' host events, or
 if a trace has none a fixed overhead per UML as measured at N = 1;
@@ -48,10 +51,10 @@ curve within the tolerance at every N.
   -n, --max N           at most N UMLs (default: 8)
       --mem SIZE        UML memory, mem= (default: 64M)
       --init PATH       the guest's init (default: /sbin/anonsim-init)
-  -t, --trace FILE      a trace of the same image and command line
-                        (repeatable; default: record --record of them,
-                        each from a fresh copy or layer)
-  -r, --record K        traces to record (default: 4)
+  -t, --trace FILE      replay these traces instead, UML N trace
+                        (N-1) mod K + 1 of K (repeatable)
+  -r, --record K        replay K traces recorded first from boots of
+                        their own, each from a fresh copy or layer, as -t
       --overhead SIZE   the model's fixed memory per UML beyond tmpfs and
                         page cache, added to the traces' host events
                         (default: 0 if every trace has host events, else
@@ -79,9 +82,11 @@ work-done, cgroup usage and peak, shmem, image page cache, swap, all in
 bytes, and seconds from UML N's start to the first swap seen while it
 booted), series.csv (the cgroup's memory every 0.1 s of both runs), model-free.csv and model.csv (anonsim density --csv, memory
 unlimited and on the host given), compare.csv (real beside model
-per N), density.csv (both as series of plots/density.gp), trace-K.gz
-(when recorded), summary.txt (with the model's density when each of
-the K traces goes first, UML N replaying trace (N-1+r) mod K + 1).  Everything the run made on the host (UMLs,
+per N), density.csv (both as series of plots/density.gp),
+trace-free-N.gz and trace-limited-N.gz (the runs' UMLs; trace-K.gz
+with -r), summary.txt (with the model's density when each of the K
+traces of the density goes first, UML N replaying trace (N-1+r) mod K
++ 1).  Everything the run made on the host (UMLs,
 cgroups, swap file, scratch images, paused DAMON reclaim) is undone at
 exit and on INT, TERM and HUP.
 
@@ -97,7 +102,7 @@ usage_error() { hl_log "$* (see --help)"; exit 1; }
 fail() { hl_log "$*"; exit 5; }
 
 image= layout=private hostmem= swap=256M max=8 mem=64M init=/sbin/anonsim-init
-traces= nrec=4 overhead= tol=5 label= outdir= parent=${TMPDIR:-/var/tmp} tools=$here
+traces= nrec= overhead= tol=5 label= outdir= parent=${TMPDIR:-/var/tmp} tools=$here
 anonsim=${ANONSIM:-} uml=/usr/bin/linux timeout_s=300 from=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -140,8 +145,12 @@ if [ -n "$from" ]; then
 	param() { sed -n "s/^$1=//p" "$from/params"; }
 	layout=$(param layout) hostmem=$(param host_mem) swap=$(param swap) max=$(param max)
 	[ -n "$label" ] || label=$(param label)
-	[ -n "$traces" ] || traces=$(ls "$from"/trace-*.gz 2>/dev/null | sort -V | tr '\n' ' ')
-	[ -n "$traces" ] || usage_error "no trace: no $from/trace-*.gz; give -t"
+	if [ -z "$traces" ] && [ -f "$from/trace-limited-1.gz" ]; then
+		nrec=in-place
+	elif [ -z "$traces" ]; then
+		traces=$(ls "$from"/trace-[0-9]*.gz 2>/dev/null | sort -V | tr '\n' ' ')
+		[ -n "$traces" ] || usage_error "no trace: no $from/trace-*.gz; give -t"
+	fi
 	image=-
 else
 	[ -n "$image" ] || usage_error "no image (-i)"
@@ -157,7 +166,9 @@ case $max in ''|*[!0-9]*|0) usage_error "--max: a number of UMLs from 1" ;; esac
 case $timeout_s in ''|*[!0-9]*|0) usage_error "--timeout: seconds from 1" ;; esac
 case $tol in ''|*[!0-9.]*) usage_error "--tolerance: a percentage" ;; esac
 [ -z "$overhead" ] || hl_to_bytes "$overhead" >/dev/null || usage_error "--overhead: not a size: '$overhead'"
-case $nrec in ''|*[!0-9]*|0) usage_error "--record: a number of traces from 1" ;; esac
+case $nrec in in-place) ;; *[!0-9]*|0) usage_error "--record: a number of traces from 1" ;; esac
+# the runs' own UMLs are recorded unless traces are given or recorded apart
+[ -n "$traces" ] || [ -n "$nrec" ] || nrec=in-place
 if [ -z "$anonsim" ]; then
 	anonsim=$(command -v anonsim || true)
 	[ -n "$anonsim" ] || [ ! -x "$here/../../anonsim" ] || anonsim=$here/../../anonsim
@@ -231,6 +242,14 @@ uml_args() {	# K
 	echo "mem=$mem ubd0=$(disk_arg "$1") root=/dev/ubda rw init=$init con=null con0=fd:0,fd:1"
 }
 
+rec_devs() {	# K: the recorder's ANONSIM_REC_DEVS of UML K (uml_preload.c)
+	if [ "$layout" = private ]; then
+		echo "ubda=$hl_scratch/disk-$1.img"
+	else
+		echo "ubda=$hl_scratch/disk-$1.cow,ubda=$image"
+	fi
+}
+
 # ---- the trace --------------------------------------------------------------------------
 if [ -z "$from" ] && [ -z "$traces" ]; then
 	[ -f "$tools/uml_preload.so" ] || fail "$tools/uml_preload.so not found: build the recorder"
@@ -241,6 +260,8 @@ if [ -z "$from" ] && [ -z "$traces" ]; then
 	paused) note="recorded by density-real.sh, which paused the host's DAMON proactive reclaim for its run" ;;
 	*) note="recorded by density-real.sh; the host's DAMON proactive reclaim: $hl_damon_state" ;;
 	esac
+fi
+if [ -z "$from" ] && [ "$nrec" != in-place ] && [ -z "$traces" ]; then
 	j=1
 	while [ "$j" -le "$nrec" ]; do
 		disks_make 1 || fail "cannot make a disk in $hl_scratch"
@@ -286,8 +307,17 @@ run() {	# PHASE LIMIT
 		con=$hl_scratch/console-$phase-$k
 		echo 0 >"$hl_memcg/memory.max_usage_in_bytes"
 		ts=$(now) first=
-		# shellcheck disable=SC2046
-		hl_uml_start "$fz" "$con" "$uml" $(uml_args "$k")
+		if [ "$nrec" = in-place ]; then
+			hl_memcg_child "uml-$k" || fail "cannot make UML $k's memory cgroup"
+			con=$hl_scratch/logs-$phase-$k/console.log
+			# shellcheck disable=SC2046
+			hl_uml_start_recorded "$fz" "$hl_child_memcg" "$hl_scratch/logs-$phase-$k" "$tools" \
+				"$(rec_devs "$k")" "$(hl_to_bytes "$mem")" "$uml" $(uml_args "$k") ||
+				fail "cannot start UML $k under the recorder"
+		else
+			# shellcheck disable=SC2046
+			hl_uml_start "$fz" "$con" "$uml" $(uml_args "$k")
+		fi
 		while :; do
 			sample "$phase" "$t0" "$k"
 			[ -n "$first" ] || [ "$s_swap" -eq 0 ] ||
@@ -323,12 +353,26 @@ run() {	# PHASE LIMIT
 		fi
 		k=$((k + 1))
 	done
+	[ "$k" -le "$max" ] || k=$max
 	hl_umls_kill
 	hl_memcg_close
+	# the traces of the boots just measured, while their disks are there
+	[ "$nrec" = in-place ] || return 0
+	j=1
+	while [ "$j" -le "$k" ]; do
+		# shellcheck disable=SC2046
+		sh "$here/anonsim-record" --from-logs "$hl_scratch/logs-$phase-$j" --until work-done \
+			--reclaim "$hl_damon_state" --tools "$tools" \
+			--note "$note; UML $j of its $phase run, frozen at work-done" \
+			-o "$outdir/trace-$phase-$j.gz" -- "$uml" $(uml_args "$j") >/dev/null ||
+			fail "cannot write the trace of UML $j ($phase run)"
+		j=$((j + 1))
+	done
 }
 
 if [ -z "$from" ]; then
 	echo "run,t_s,instances,usage_mib,swap_mib,shmem_mib,cache_mib,rss_mib" >"$series"
+	rm -f "$outdir"/trace-free-*.gz "$outdir"/trace-limited-*.gz
 	[ -n "$hl_damon_state" ] || hl_damon_pause
 	hl_log "free run: up to $max UMLs, $layout disks of $image"
 	run free -1
@@ -341,9 +385,19 @@ fi
 limited_swapped=$(awk -F, 'NR > 1 && $8 != "" { print $1; exit }' "$outdir/real-limited.csv")
 
 # ---- the model ------------------------------------------------------------------------
+# the boots of each run, in the order they ran; else the same traces for both
+src=$outdir
+[ -z "$from" ] || src=$from
+if [ "$nrec" = in-place ]; then
+	free_traces=$(ls "$src"/trace-free-*.gz 2>/dev/null | sort -V | tr '\n' ' ')
+	traces=$(ls "$src"/trace-limited-*.gz 2>/dev/null | sort -V | tr '\n' ' ')
+	[ -n "$free_traces" ] && [ -n "$traces" ] || fail "no trace of the runs' UMLs in $src"
+else
+	free_traces=$traces
+fi
 # traces with host events carry UML's host memory over time themselves
 hosted=yes
-for t in $traces; do
+for t in $free_traces $traces; do
 	h=$("$anonsim" trace stat "$t" | sed -n 's/^  host: //p')
 	[ -n "$h" ] || fail "anonsim trace stat $t: no host event count"
 	[ "$h" -gt 0 ] || hosted=no
@@ -361,7 +415,7 @@ share=
 # as the real runs: memory unlimited (the curve; anonsim density stops
 # two N after the first that swaps), then the host given (the density)
 "$anonsim" density --csv -q -s read-copy --max "$max" $share --overhead "${ov_kib}K" \
-	-o "$outdir/model-free.csv" $traces &&
+	-o "$outdir/model-free.csv" $free_traces &&
 "$anonsim" density --csv -q -s read-copy -m "$limit" --swap "$swap_bytes" --max "$max" \
 	$share --overhead "${ov_kib}K" -o "$outdir/model.csv" $traces ||
 	fail "anonsim density failed on$traces"

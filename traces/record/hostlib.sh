@@ -19,6 +19,8 @@ hl_damon=	# DAMON contexts switched off, switched on again
 hl_damon_state=	# after hl_damon_pause: none, paused or running
 hl_child=	# a long foreground command, killed on a signal
 hl_pids=	# every UML started (for their ~/.uml directories)
+hl_uml_pidfiles=	# UMLs started under the recorder: files with their pids
+hl_cats=	# writers of their preload logs
 
 hl_log() { echo "${HL_NAME:-hostlib}: $*" >&2; }
 
@@ -110,10 +112,18 @@ hl_memcg_read() {	# FILE (under the memory cgroup): its number
 	cat "$hl_memcg/$1"
 }
 
-# "shmem cache rss swap" of the memory cgroup's memory.stat, in bytes.
+# "shmem cache rss swap" of the memory cgroup's memory.stat, in bytes,
+# its child cgroups' (one per recorded UML) among them.
 hl_memcg_stat() {
-	awk '$1 == "shmem" { s = $2 } $1 == "cache" { c = $2 } $1 == "rss" { r = $2 }
-	     $1 == "swap" { w = $2 } END { print s + 0, c + 0, r + 0, w + 0 }' "$hl_memcg/memory.stat"
+	awk '$1 == "total_shmem" { s = $2 } $1 == "total_cache" { c = $2 } $1 == "total_rss" { r = $2 }
+	     $1 == "total_swap" { w = $2 } END { print s + 0, c + 0, r + 0, w + 0 }' "$hl_memcg/memory.stat"
+}
+
+# A memory cgroup without limit for one UML inside the run's, whose
+# figures the run's include: the recorder's host events are this UML's.
+hl_memcg_child() {	# NAME: sets hl_child_memcg
+	hl_child_memcg=$hl_memcg/$1
+	mkdir "$hl_child_memcg" || { hl_child_memcg=; return 1; }
 }
 
 # Kill every process of the cgroup DIR (frozen ones die when thawed) and
@@ -165,6 +175,34 @@ hl_uml_start() {	# FZ CONSOLE UML ARGS...
 		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state"; } &
 }
 
+# hl_uml_start, with UML recorded: under anonsim-rec-host (TOOLS) with
+# uml_preload.so, their logs into LOGS (host.log, io.log, console.log).
+# The recorder runs outside the run's cgroups, UML in the freezer FZ and
+# the memory cgroup MEMCG (hl_memcg_child), so that the recorder's host
+# events are this UML's; the preload library's log goes through a FIFO to
+# a writer outside them too, so that its page cache is not the run's.
+# DEVS is ANONSIM_REC_DEVS (uml_preload.c), MEM UML's memory in bytes.
+hl_uml_start_recorded() {	# FZ MEMCG LOGS TOOLS DEVS MEM UML ARGS...
+	_fz=$1 _mcg=$2 _logs=$3 _tools=$4 _devs=$5 _mem=$6
+	shift 6
+	mkdir -p "$_logs" && rm -f "$_logs/io.fifo" && mkfifo "$_logs/io.fifo" || return 1
+	cat "$_logs/io.fifo" >"$_logs/io.log" &
+	hl_cats="$hl_cats $!"
+	hl_uml_pidfiles="$hl_uml_pidfiles $_logs/uml.pid"
+	# a timeout of a day: the run times the boot, and a frozen UML waits
+	ANONSIM_REC_MEMCG=$_mcg ANONSIM_REC_LOG=$_logs/io.fifo ANONSIM_REC_DEVS=$_devs ANONSIM_REC_MEM=$_mem \
+		"$_tools/anonsim-rec-host" run "$_logs/host.log" 10 86400 "$_logs/console.log" -- \
+		sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ >"$2" || exit 126
+		       shift 2; exec env -u TMPDIR setarch "$(uname -m)" -R "$@"' \
+		sh "$_fz" "$_logs/uml.pid" env LD_PRELOAD="$_tools/uml_preload.so" "$@" \
+		</dev/null >/dev/null 2>"$_logs/rec-host.err" &
+	hl_pid=$!
+	hl_pids="$hl_pids $hl_pid"
+	: >>"$_logs/console.log"
+	tail --pid="$hl_pid" -n +1 -f "$_logs/console.log" 2>/dev/null |
+		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state"; } &
+}
+
 # Kill the UMLs of this run, and remove their ~/.uml directories (a UML
 # killed leaves its own).
 hl_umls_kill() {
@@ -174,13 +212,32 @@ hl_umls_kill() {
 	done
 	hl_freezers=
 	[ -z "$hl_memcg" ] || hl_group_kill "$hl_memcg"
+	_umls=$hl_pids
+	for _f in $hl_uml_pidfiles; do
+		[ -f "$_f" ] && _umls="$_umls $(cat "$_f")"
+	done
 	for _p in $hl_pids; do
 		wait "$_p" 2>/dev/null
+	done
+	# with every UML gone a log writer reads to the end of its FIFO and
+	# ends; one still there after 2 s waits on a UML that never opened it
+	for _try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		_alive=
+		for _p in $hl_cats; do kill -0 "$_p" 2>/dev/null && _alive=1; done
+		[ -n "$_alive" ] || break
+		sleep 0.1
+	done
+	for _p in $hl_cats; do
+		kill "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	hl_cats=
+	for _p in $_umls; do
 		for _d in "$HOME"/.uml/*/; do
 			[ -f "$_d/pid" ] && [ "$(cat "$_d/pid" 2>/dev/null)" = "$_p" ] && rm -rf "$_d"
 		done
 	done
-	hl_pids=
+	hl_pids= hl_uml_pidfiles=
 }
 
 # A swap file of SIZE bytes in the scratch directory, swapped on.
@@ -200,6 +257,12 @@ hl_swap_close() {
 
 hl_memcg_close() {
 	[ -n "$hl_memcg" ] || return 0
+	for _c in "$hl_memcg"/*/; do
+		[ -d "$_c" ] || continue
+		hl_group_kill "$_c"
+		echo 0 >"$_c/memory.force_empty" 2>/dev/null
+		rmdir "$_c" || hl_log "warning: cannot remove $_c"
+	done
 	echo -1 >"$hl_memcg/memory.limit_in_bytes" 2>/dev/null
 	echo 0 >"$hl_memcg/memory.force_empty" 2>/dev/null
 	rmdir "$hl_memcg" || hl_log "warning: cannot remove $hl_memcg"

@@ -10,7 +10,9 @@
 #   - a guest free is kept for pages the host has; a page the guest uses
 #     again after a free is a touch, unless a read refilled it first.
 # Variables: mem_pages, filetab ("INDEX DEVICE KIND DATA_OFFSET RESIDENT"
-# lines; KIND image, layer or backing).
+# lines; KIND image, layer or backing); until, a phase name: pass 1 drops
+# everything logged after the guest printed that phase (host.log, read
+# first, gives its time), the footprint among it.
 
 function us(t) { t = int((t - start) / 1000); return t < 0 ? 0 : t }
 
@@ -25,6 +27,8 @@ BEGIN {
 }
 
 # ---------------------------------------------------------------- pass 1
+pass != 2 && cut != "" && $1 > cut { next }	# after the --until phase
+
 pass != 2 && FILENAME ~ /host\.log$/ {
 	if ($2 == "S") start = $1
 	else if ($2 == "I") inode = $3
@@ -37,8 +41,11 @@ pass != 2 && FILENAME ~ /host\.log$/ {
 		if ($3 == "@anonsim" && ($4 == "F" || $4 == "A") && $5 < mem_pages) {
 			c = $5 + $6 > mem_pages ? mem_pages - $5 : $6
 			print us($1), 3, ($4 == "F" ? "gfree" : "greuse"), $5, c
-		} else if ($3 == "anonsim-phase" && $4 ~ /^[A-Za-z0-9_.-]+$/)
+		} else if ($3 == "anonsim-phase" && $4 ~ /^[A-Za-z0-9_.-]+$/) {
 			print us($1), 4, "phase", $4
+			if (until != "" && $4 == until && cut == "")
+				cut = $1
+		}
 	} else if ($2 == "H")
 		print us($1), 5, "host", $3
 	else if ($2 == "F") {

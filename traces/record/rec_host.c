@@ -268,6 +268,9 @@ static int cmd_run(int argc, char **argv)
 	logfp = fopen(logp, "w");
 	if (!logfp || !con)
 		die("log");
+	/* whole lines at once: a watcher of CONSOLE acts on a line (freezes
+	 * UML at work-done) as the guest prints it */
+	setvbuf(con, NULL, _IOLBF, 0);
 	if (getenv("ANONSIM_REC_SHM"))
 		shm_dir = getenv("ANONSIM_REC_SHM");
 	if (getenv("ANONSIM_REC_MEM"))
