@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # traces/record/density-real.sh on one and two busybox UMLs (private
-# images, 96 MiB memory cgroup, 64 MiB swap): the trace it records, its
-# real figures and the model's beside them, and a host left as it was
-# found, after the run and after SIGTERM in the middle of one.  The
+# images, 96 MiB memory cgroup, 64 MiB swap): the traces it records of
+# the UMLs it measures, its real figures and the model's beside them, and
+# a host left as it was found, after the run and after SIGTERM in the
+# middle of one.  The
 # density and the 5 % curve are the full run's to hold (README, "Real
 # density"); here they are only reported.  Skips (77) where the script
 # cannot run: not Linux, not root, no cgroup v1, no UML, no busybox.
@@ -28,7 +29,7 @@ command -v mke2fs >/dev/null 2>&1 || skip "mke2fs (e2fsprogs) is not installed"
 # what the script run PID leaves on the host: its cgroups (named after
 # it), the memory cgroups of its recordings (anonsim-record.PID of a
 # recorder no longer running), swap files, scratch folders and UMLs
-# (both under $tmp)
+# (both under $tmp), the recorders and their log writers
 host_left() {
 	ls /sys/fs/cgroup/memory /sys/fs/cgroup/freezer | grep "^anonsim-density\.$1\b"
 	for _c in /sys/fs/cgroup/memory/anonsim-record.*; do
@@ -36,12 +37,12 @@ host_left() {
 	done
 	grep "$tmp/" /proc/swaps
 	ls "$tmp" | grep '^anonsim-density'
-	ps -eo pid,args | grep -v grep | grep "ubd0=$tmp/"
+	ps -eo pid,args | grep -v grep | grep -e "ubd0=$tmp/" -e "$tmp/anonsim-density"
 }
 expect_status 0 sh "$rec/mkimage-busybox.sh" --sampler "$tools/kpage-sampler" "$tmp/bb.img"
 
 # 0: density and curve agree; 4: they do not (reported, not judged here)
-sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 -r 1 --label bb \
+sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 --label bb \
 	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/res" >"$tmp/log1" 2>&1 &
 pid=$!
 wait $pid
@@ -51,16 +52,31 @@ left=$(host_left $pid)
 [ -z "$left" ] || fail "left on the host: $left"
 o=$tmp/res
 
-# the trace: of the same command line, and valid; recorded in a memory
-# cgroup, its host events show the boot's burst of host processes (a
-# peak above what UML holds at the end)
-expect_status 0 "$ANONSIM" trace check "$o/trace-1.gz"
-expect_match "$(gzip -dc "$o/trace-1.gz" | grep '^recorder ')" ' host-memory=memcg$'
-bad=$(gzip -dc "$o/trace-1.gz" | awk '$2 == "host" { n++; if ($3 > m) m = $3; last = $3 }
-	END { if (n < 2 || m <= last || last <= 0) print "host events: " n + 0 ", peak " m + 0 ", last " last + 0 }')
-[ -z "$bad" ] || fail "$bad"
-expect_match "$(gzip -dc "$o/trace-1.gz" | grep '^note uml:')" \
-	"^note uml: /usr/bin/linux mem=64M ubd0=$tmp/anonsim-density\.[A-Za-z0-9]+/disk-1\.img root=/dev/ubda rw init=/sbin/anonsim-init con=null con0=fd:0,fd:1$"
+# the traces: one of each UML measured, of its command line, valid;
+# recorded in a memory cgroup of its own, its host events show the boot's
+# burst of host processes (a peak above what UML holds at the end); it
+# ends at the guest's work-done, where the UML was frozen (no footprint:
+# the guest never shut down)
+expect_match "$(cd "$o" && ls trace-*.gz | tr '\n' ' ')" \
+	'^trace-free-1\.gz trace-free-2\.gz trace-limited-1\.gz trace-limited-2\.gz $'
+for run in free limited; do
+	for k in 1 2; do
+		t=$o/trace-$run-$k.gz
+		expect_status 0 "$ANONSIM" trace check "$t"
+		expect_match "$(gzip -dc "$t" | grep '^recorder ')" ' host-memory=memcg$'
+		bad=$(gzip -dc "$t" | awk '$2 == "host" { n++; if ($3 > m) m = $3; last = $3 }
+			END { if (n < 2 || m <= last || last <= 0) print "host events: " n + 0 ", peak " m + 0 ", last " last + 0 }')
+		[ -z "$bad" ] || fail "$t: $bad"
+		expect_match "$(gzip -dc "$t" | grep '^note uml:')" \
+			"^note uml: /usr/bin/linux mem=64M ubd0=$tmp/anonsim-density\.[A-Za-z0-9]+/disk-$k\.img root=/dev/ubda rw init=/sbin/anonsim-init con=null con0=fd:0,fd:1$"
+		expect_match "$(gzip -dc "$t" | grep '^note recorded')" "; UML $k of its $run run, frozen at work-done\$"
+		bad=$(gzip -dc "$t" | awk '/^events$/ { e = 1; next } !e { next }
+			$2 == "phase" && $3 == "work-done" { w = $1 } { last = $1 }
+			END { if (w == "" || last != w) print "last event at " last ", work-done at " w }')
+		[ -z "$bad" ] || fail "$t: $bad"
+		! gzip -dc "$t" | grep -q '^[0-9]* footprint ' || fail "$t has a footprint"
+	done
+done
 
 # the free run: both UMLs, each adding tmpfs (shmem) and a page cache of
 # its own image
@@ -77,16 +93,25 @@ bad=$(printf '%s\n' "$free" | awk -F, '
 expect_match "$(sed 1d "$o/real-limited.csv" | cut -d, -f1 | tr '\n' ' ')" '^1 2 $'
 expect_match "$(sed -n 2p "$o/real-limited.csv")" '^1,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,0,$'
 
-# the model: exactly anonsim density on the trace, its host events the
-# overhead (no fixed one)
+# the model: exactly anonsim density on each run's traces in the order
+# the UMLs ran, their host events the overhead (no fixed one)
 ov=0
 expect_match "$(cat "$o/summary.txt")" '^bb: host 96\.000 MiB, model overhead 0\.00 MiB per UML and the host events of the traces$'
 "$ANONSIM" density --csv -q -s read-copy --max 2 --no-share \
-	--overhead "${ov}K" "$o/trace-1.gz" >"$tmp/model-free.csv" || fail "anonsim density failed"
+	--overhead "${ov}K" "$o/trace-free-1.gz" "$o/trace-free-2.gz" >"$tmp/model-free.csv" ||
+	fail "anonsim density failed"
 cmp -s "$tmp/model-free.csv" "$o/model-free.csv" || fail "model-free.csv is not anonsim density's output"
 "$ANONSIM" density --csv -q -s read-copy -m 96M --swap 64M --max 2 --no-share \
-	--overhead "${ov}K" "$o/trace-1.gz" >"$tmp/model.csv" || fail "anonsim density -m failed"
+	--overhead "${ov}K" "$o/trace-limited-1.gz" "$o/trace-limited-2.gz" >"$tmp/model.csv" ||
+	fail "anonsim density -m failed"
 cmp -s "$tmp/model.csv" "$o/model.csv" || fail "model.csv is not anonsim density -m's output"
+# --from on the run's own output: the same model, the same summary
+sh "$rec/density-real.sh" --from "$o" --anonsim "$ANONSIM" -o "$tmp/res-from" >/dev/null 2>&1
+st=$?
+[ $st -eq 0 ] || [ $st -eq 4 ] || fail "density-real.sh --from exited $st"
+for f in model-free.csv model.csv compare.csv summary.txt; do
+	cmp -s "$o/$f" "$tmp/res-from/$f" || fail "--from: $f differs from the run's"
+done
 
 # real beside model, per N: the real column is the cgroup's usage, the
 # model's its total with memory unlimited, the difference their ratio
@@ -100,14 +125,13 @@ bad=$(awk -F, 'FNR == 1 { next }
 expect_match "$(cut -d, -f1,2 "$o/density.csv" | sed 1d | tr '\n' ' ')" '^bb-real,1 bb-real,2 bb-model,1 bb-model,2 $'
 expect_match "$(cat "$o/summary.txt")" 'density: real (>=2|[0-9]), model (>=2|[0-9])'
 expect_match "$(cat "$o/summary.txt")" 'memory after each boot: largest difference [0-9.]+% \(N = [12]\)'
-# one trace: the density with it first is the model's
+# the first of the limited run's two traces first is the model's density
 m=$(sed -n 's/^density: real [^,]*, model \([^ ]*\).*/\1/p' "$o/summary.txt")
-[ -n "$m" ] && [ "$(tail -n 1 "$o/summary.txt")" = "model density with each trace first: $m" ] ||
-	fail "last summary line: $(tail -n 1 "$o/summary.txt") (model density '$m')"
+expect_match "$(tail -n 1 "$o/summary.txt")" "^model density with each trace first: $m (>=2|[0-9])\$"
 
 # a trace without host events: the fixed overhead of UML 1 (usage -
 # shmem - image page cache, in KiB rounded up), from the same real figures
-gzip -dc "$o/trace-1.gz" | grep -v '^[0-9]* host ' >"$tmp/nohost.trace"
+gzip -dc "$o/trace-free-1.gz" | grep -v '^[0-9]* host ' >"$tmp/nohost.trace"
 sh "$rec/density-real.sh" --from "$o" -t "$tmp/nohost.trace" --anonsim "$ANONSIM" \
 	-o "$tmp/res-nohost" >/dev/null 2>&1
 st=$?
@@ -120,8 +144,9 @@ cmp -s "$tmp/model-free.csv" "$tmp/res-nohost/model-free.csv" ||
 expect_match "$(head -n 1 "$tmp/res-nohost/summary.txt")" \
 	"^bb: host 96\.000 MiB, model overhead $(awk -F, 'NR == 2 { v = $3 - $5 - $6; printf "%.2f", sprintf("%.3f", (v > 0 ? v : 0) / 1048576) + 0 }' "$o/real-free.csv") MiB per UML\$"
 
-# SIGTERM while UML 1 of the free run boots: exit 143, nothing left
-sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 -t "$o/trace-1.gz" \
+# SIGTERM while UML 1 of the free run boots under the recorder: exit
+# 143, nothing left (recorder and log writer among it)
+sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 \
 	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/res2" 2>"$tmp/err2" &
 pid=$!
 i=0

@@ -199,8 +199,11 @@ hl_uml_start_recorded() {	# FZ MEMCG LOGS TOOLS DEVS MEM UML ARGS...
 	hl_pid=$!
 	hl_pids="$hl_pids $hl_pid"
 	: >>"$_logs/console.log"
+	# the recorder is stopped with its UML: the trace ends at work-done,
+	# and recorders sampling frozen UMLs would slow the boots after them
 	tail --pid="$hl_pid" -n +1 -f "$_logs/console.log" 2>/dev/null |
-		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state"; } &
+		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state" &&
+		  kill -STOP "$hl_pid"; } &
 }
 
 # Kill the UMLs of this run, and remove their ~/.uml directories (a UML
@@ -212,6 +215,7 @@ hl_umls_kill() {
 	done
 	hl_freezers=
 	[ -z "$hl_memcg" ] || hl_group_kill "$hl_memcg"
+	for _p in $hl_pids; do kill -CONT "$_p" 2>/dev/null; done
 	_umls=$hl_pids
 	for _f in $hl_uml_pidfiles; do
 		[ -f "$_f" ] && _umls="$_umls $(cat "$_f")"
