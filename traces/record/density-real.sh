@@ -80,7 +80,9 @@ curve within the tolerance at every N.
 Outputs in DIR: params (the run's layout, sizes and label), real-free.csv and real-limited.csv (per N: seconds to
 work-done, cgroup usage and peak, shmem, image page cache, swap, all in
 bytes, and seconds from UML N's start to the first swap seen while it
-booted), series.csv (the cgroup's memory every 0.1 s of both runs), model-free.csv and model.csv (anonsim density --csv, memory
+booted), series.csv (the cgroup's memory every 0.1 s of both runs; with
+the runs recorded, booting_swap_mib is the swap of UML N's own cgroup),
+model-free.csv and model.csv (anonsim density --csv, memory
 unlimited and on the host given), compare.csv (real beside model
 per N), density.csv (both as series of plots/density.gp),
 trace-free-N.gz and trace-limited-N.gz (the runs' UMLs; trace-K.gz
@@ -286,10 +288,16 @@ sample() {	# RUN T0 N: one row of the series; sets s_usage s_swap
 	s_usage=$(hl_memcg_read memory.usage_in_bytes)
 	set -- "$@" $(hl_memcg_stat)
 	s_swap=$7
+	# recorded, UML N has a cgroup of its own: the swap of the UML
+	# booting, the rest the swap of those before it
+	_own=
+	[ ! -f "$hl_memcg/uml-$3/memory.stat" ] ||
+		_own=$(awk '$1 == "swap" { print $2 }' "$hl_memcg/uml-$3/memory.stat")
 	awk -v r="$1" -v t0="$2" -v t="$(now)" -v n="$3" -v u="$s_usage" -v w="$s_swap" \
-	    -v sh="$4" -v c="$5" -v rs="$6" 'BEGIN {
+	    -v sh="$4" -v c="$5" -v rs="$6" -v own="$_own" 'BEGIN {
 		m = 1048576
-		printf "%s,%.2f,%d,%.3f,%.3f,%.3f,%.3f,%.3f\n", r, t - t0, n, u / m, w / m, sh / m, (c - sh) / m, rs / m }' >>"$series"
+		printf "%s,%.2f,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s\n", r, t - t0, n, u / m, w / m, sh / m, (c - sh) / m, rs / m,
+			own == "" ? "" : sprintf("%.3f", own / m) }' >>"$series"
 }
 
 run() {	# PHASE LIMIT
@@ -371,7 +379,7 @@ run() {	# PHASE LIMIT
 }
 
 if [ -z "$from" ]; then
-	echo "run,t_s,instances,usage_mib,swap_mib,shmem_mib,cache_mib,rss_mib" >"$series"
+	echo "run,t_s,instances,usage_mib,swap_mib,shmem_mib,cache_mib,rss_mib,booting_swap_mib" >"$series"
 	rm -f "$outdir"/trace-free-*.gz "$outdir"/trace-limited-*.gz
 	[ -n "$hl_damon_state" ] || hl_damon_pause
 	hl_log "free run: up to $max UMLs, $layout disks of $image"
