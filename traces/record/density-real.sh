@@ -80,8 +80,9 @@ curve within the tolerance at every N.
 Outputs in DIR: params (the run's layout, sizes and label), real-free.csv and real-limited.csv (per N: seconds to
 work-done, cgroup usage and peak, shmem, image page cache, swap, all in
 bytes, and seconds from UML N's start to the first swap seen while it
-booted), series.csv (the cgroup's memory every 0.1 s of both runs; with
-the runs recorded, booting_swap_mib is the swap of UML N's own cgroup),
+booted), series.csv (the cgroup's memory and LRU lists every 0.1 s of
+both runs; with the runs recorded, booting_swap_mib is the swap of UML
+N's own cgroup; the last six columns are /proc/vmstat's, machine-wide),
 model-free.csv and model.csv (anonsim density --csv, memory
 unlimited and on the host given), compare.csv (real beside model
 per N), density.csv (both as series of plots/density.gp),
@@ -284,20 +285,32 @@ fi
 # (after UML N started; empty if none).
 series=$outdir/series.csv
 
-sample() {	# RUN T0 N: one row of the series; sets s_usage s_swap
+# One row of the series: the cgroup's memory and its LRU lists (its
+# memory.stat, UMLs' cgroups included), the swap of the UML booting when
+# it has a cgroup of its own (recorded), and the machine's reclaim
+# counters (/proc/vmstat, pages since boot: the runs are most of what
+# reclaims on a quiet host).  Sets s_usage, s_swap.
+sample() {	# RUN T0 N
 	s_usage=$(hl_memcg_read memory.usage_in_bytes)
-	set -- "$@" $(hl_memcg_stat)
-	s_swap=$7
-	# recorded, UML N has a cgroup of its own: the swap of the UML
-	# booting, the rest the swap of those before it
 	_own=
-	[ ! -f "$hl_memcg/uml-$3/memory.stat" ] ||
-		_own=$(awk '$1 == "swap" { print $2 }' "$hl_memcg/uml-$3/memory.stat")
-	awk -v r="$1" -v t0="$2" -v t="$(now)" -v n="$3" -v u="$s_usage" -v w="$s_swap" \
-	    -v sh="$4" -v c="$5" -v rs="$6" -v own="$_own" 'BEGIN {
-		m = 1048576
-		printf "%s,%.2f,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s\n", r, t - t0, n, u / m, w / m, sh / m, (c - sh) / m, rs / m,
-			own == "" ? "" : sprintf("%.3f", own / m) }' >>"$series"
+	[ ! -f "$hl_memcg/uml-$3/memory.stat" ] || _own=$hl_memcg/uml-$3/memory.stat
+	s_swap=$(awk -v r="$1" -v t0="$2" -v t="$(now)" -v n="$3" -v u="$s_usage" -v own="$_own" \
+	    -v series="$series" '
+		FILENAME == own { if ($1 == "swap") ow = $2; next }
+		FILENAME ~ /vmstat$/ { v[$1] = $2; next }
+		{ st[$1] = $2 }
+		END {
+			m = 1048576
+			printf "%s,%.2f,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d\n", r, t - t0, n,
+				u / m, st["total_swap"] / m, st["total_shmem"] / m,
+				(st["total_cache"] - st["total_shmem"]) / m, st["total_rss"] / m,
+				own == "" ? "" : sprintf("%.3f", ow / m),
+				st["total_inactive_anon"] / m, st["total_active_anon"] / m,
+				st["total_inactive_file"] / m, st["total_active_file"] / m,
+				v["pgscan_anon"], v["pgscan_file"], v["pgsteal_anon"], v["pswpout"],
+				v["workingset_refault_file"], v["workingset_activate_file"] >>series
+			print st["total_swap"] + 0
+		}' "$hl_memcg/memory.stat" ${_own:+"$_own"} /proc/vmstat)
 }
 
 run() {	# PHASE LIMIT
@@ -379,7 +392,7 @@ run() {	# PHASE LIMIT
 }
 
 if [ -z "$from" ]; then
-	echo "run,t_s,instances,usage_mib,swap_mib,shmem_mib,cache_mib,rss_mib,booting_swap_mib" >"$series"
+	echo "run,t_s,instances,usage_mib,swap_mib,shmem_mib,cache_mib,rss_mib,booting_swap_mib,inactive_anon_mib,active_anon_mib,inactive_file_mib,active_file_mib,pgscan_anon,pgscan_file,pgsteal_anon,pswpout,workingset_refault_file,workingset_activate_file" >"$series"
 	rm -f "$outdir"/trace-free-*.gz "$outdir"/trace-limited-*.gz
 	[ -n "$hl_damon_state" ] || hl_damon_pause
 	hl_log "free run: up to $max UMLs, $layout disks of $image"
