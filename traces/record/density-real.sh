@@ -87,7 +87,9 @@ model-free.csv and model.csv (anonsim density --csv, memory
 unlimited and on the host given), compare.csv (real beside model
 per N), density.csv (both as series of plots/density.gp),
 trace-free-N.gz and trace-limited-N.gz (the runs' UMLs; trace-K.gz
-with -r), summary.txt (with the model's density when each of the K
+with -r), swapped-first.txt (recorded runs: after the first N that
+swapped, each UML's swap and its host processes' swapped mappings),
+summary.txt (with the model's density when each of the K
 traces of the density goes first, UML N replaying trace (N-1+r) mod K
 + 1).  Everything the run made on the host (UMLs,
 cgroups, swap file, scratch images, paused DAMON reclaim) is undone at
@@ -313,6 +315,30 @@ sample() {	# RUN T0 N
 		}' "$hl_memcg/memory.stat" ${_own:+"$_own"} /proc/vmstat)
 }
 
+# What the host swapped, after the first N that swapped in the limited
+# run: per UML cgroup its swap (pages), and the swapped part of its host
+# processes' private mappings (smaps; forked processes share such pages,
+# so each mapping is counted once, at its largest).  The rest of the
+# cgroup's swap is tmpfs.
+swap_owners() {	# N
+	echo "after UML $1's work-done: each UML's swap, and its host processes' private mappings with swap"
+	for _c in "$hl_memcg"/uml-*; do
+		[ -d "$_c" ] || continue
+		_smaps=
+		for _p in $(cat "$_c/cgroup.procs"); do _smaps="$_smaps /proc/$_p/smaps"; done
+		# shellcheck disable=SC2086
+		awk -v c="${_c##*/}" '
+			FILENAME ~ /memory\.stat$/ { if ($1 == "swap") w = $2 / 4096; next }
+			/^[0-9a-f]+-[0-9a-f]+ / { m = $1; n = $6; sub(/.*\//, "", n); if (n == "") n = "anonymous"
+				priv = $2 ~ /p$/; next }
+			/^Swap:/ && priv && $2 > 0 { k = m " " n; if ($2 > kb[k]) kb[k] = $2 }
+			END { printf "%s: swap %d pages", c, w
+				for (k in kb) { split(k, f, " "); printf "; %s %s %d kB", f[2], f[1], kb[k]; t += kb[k] }
+				printf "; private mappings %d pages, tmpfs %d\n", t / 4, w - t / 4 }' \
+			"$_c/memory.stat" $_smaps 2>/dev/null
+	done
+}
+
 run() {	# PHASE LIMIT
 	phase=$1
 	out=$outdir/real-$phase.csv
@@ -365,6 +391,8 @@ run() {	# PHASE LIMIT
 		cached=$(disks_cached_pages "$k")
 		echo "$k,$boot,$s_usage,$(hl_memcg_read memory.max_usage_in_bytes),$1,$((cached * 4096)),$s_swap,$first" >>"$out"
 		hl_log "$phase run: UML $k at work-done after $boot s: $(mib "$s_usage") MiB used, swap $(mib "$s_swap") MiB"
+		[ -z "$first" ] || [ "$phase" != limited ] || [ "$swapping" -ne 0 ] || [ "$nrec" != in-place ] ||
+			swap_owners "$k" >"$outdir/swapped-first.txt"
 		if [ -n "$first" ]; then
 			swapping=$((swapping + 1))
 			# as anonsim density: stop after two N that swap
@@ -393,7 +421,7 @@ run() {	# PHASE LIMIT
 
 if [ -z "$from" ]; then
 	echo "run,t_s,instances,usage_mib,swap_mib,shmem_mib,cache_mib,rss_mib,booting_swap_mib,inactive_anon_mib,active_anon_mib,inactive_file_mib,active_file_mib,pgscan_anon,pgscan_file,pgsteal_anon,pswpout,workingset_refault_file,workingset_activate_file" >"$series"
-	rm -f "$outdir"/trace-free-*.gz "$outdir"/trace-limited-*.gz
+	rm -f "$outdir"/trace-free-*.gz "$outdir"/trace-limited-*.gz "$outdir/swapped-first.txt"
 	[ -n "$hl_damon_state" ] || hl_damon_pause
 	hl_log "free run: up to $max UMLs, $layout disks of $image"
 	run free -1
