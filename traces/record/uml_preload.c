@@ -33,6 +33,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,12 +229,40 @@ static void log_io(const char *kind, uint64_t t, int c, const void *buf, size_t 
 
 /* ---- set-up -------------------------------------------------------------- */
 
+/*
+ * This library's writable segment (its tables and their .bss) is locked
+ * in memory: once UML forks its host processes, those pages are shared
+ * and cold, and a host short of memory would swap them before anything
+ * of UML's own (one page a UML, the first swap-out of a run in
+ * density-real.sh), so the recorder would change what it measures.
+ */
+static int lock_own_segment(struct dl_phdr_info *info, size_t size, void *self)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), addr = (uintptr_t)self;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr, end = start + ph->p_memsz;
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W) || addr < start || addr >= end)
+			continue;
+		start &= ~(page - 1);
+		end = (end + page - 1) & ~(page - 1);
+		mlock((void *)start, end - start);	/* best effort: RLIMIT_MEMLOCK */
+		return 1;
+	}
+	return 0;
+}
+
 __attribute__((constructor)) static void rec_init(void)
 {
 	const char *logp = getenv("ANONSIM_REC_LOG");
 	const char *devs = getenv("ANONSIM_REC_DEVS");
 	const char *shm = getenv("ANONSIM_REC_SHM");
 
+	dl_iterate_phdr(lock_own_segment, &log_fd);
 	resolve();
 	if (shm && strlen(shm) + 2 < sizeof shm_dir) {
 		strcpy(shm_dir, shm);
