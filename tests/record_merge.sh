@@ -19,8 +19,9 @@ mkdir "$logs"
 : >"$tmp/disk.img"
 truncate -s 16M "$tmp/disk.img" || fail "truncate"
 # host.log (anonsim-rec-host): start, memory file inode 42, residency,
-# host memory, console lines (phases, a guest free), and after work-done
-# what a frozen UML's recorder would still log, its footprint among it
+# host memory, console lines (phases, a guest free), told UML was frozen
+# 0.6 ms after work-done (Z), and after that what a frozen UML's recorder
+# would still log, its footprint among it
 cat >"$logs/host.log" <<'EOF'
 1000000000 S
 1000100000 I 42
@@ -30,16 +31,19 @@ cat >"$logs/host.log" <<'EOF'
 1003000000 N 5 1
 1003200000 C @anonsim F 0 1
 1004000000 C anonsim-phase work-done
+1004500000 N 12 1
+1004600000 Z
 1005000000 N 9 1
 1006000000 H 50
 1007000000 F 4
 EOF
-# io.log (uml_preload.so): the memory file mapped, a read before and one
-# after work-done
+# io.log (uml_preload.so): the memory file mapped, a read before
+# work-done, one before the freeze, one after it
 cat >"$logs/io.log" <<'EOF'
 1000500000 M 77 4096 67108864 0 42
 1003500000 R 77 0 0 0 4096 3
-1004500000 R 77 0 0 4096 4096 7
+1004400000 R 77 0 0 4096 4096 7
+1004800000 R 77 0 0 8192 4096 8
 EOF
 : >"$logs/console.log"
 record() {	# OUT ARGS...: --from-logs the hand-made logs
@@ -51,10 +55,11 @@ record() {	# OUT ARGS...: --from-logs the hand-made logs
 events() { sed -n '/^events$/,$p' "$1" | sed 1d | tr '\n' '|'; }
 
 # times in microseconds from the start; the free is of a page the host
-# saw (page 0); the read into page 3 is not a touch
+# saw (page 0); the read into page 3 is not a touch; cut where UML was
+# frozen (Z): the read and the page seen after work-done are kept
 expect_status 0 record "$tmp/cut.trace" --until work-done --reclaim paused
 expect_match "$(events "$tmp/cut.trace")" \
-	'^500 mmap 4096 67108864 0\|1000 touch 0 2\|1500 host 100\|2000 phase booted\|3000 touch 5 1\|3200 free 0 1\|3500 read ubda 0 4096 3\|4000 phase work-done\|$'
+	'^500 mmap 4096 67108864 0\|1000 touch 0 2\|1500 host 100\|2000 phase booted\|3000 touch 5 1\|3200 free 0 1\|3500 read ubda 0 4096 3\|4000 phase work-done\|4400 read ubda 4096 4096 7\|4500 touch 12 1\|$'
 expect_match "$(grep '^recorder ' "$tmp/cut.trace")" \
 	' residency-interval-ms=10 guest-interval-ms=none aslr=off proactive-reclaim=paused host-memory=memcg$'
 expect_match "$(grep '^note uml:' "$tmp/cut.trace")" "^note uml: /bin/true mem=64M ubd0=$tmp/disk\\.img\$"
@@ -64,13 +69,15 @@ expect_status 0 "$ANONSIM" trace check "$tmp/cut.trace"
 # page cache as the host holds it now, not checked)
 expect_status 0 record "$tmp/whole.trace"
 expect_match "$(events "$tmp/whole.trace")" \
-	'^500 mmap 4096 67108864 0\|1000 touch 0 2\|1500 host 100\|2000 phase booted\|3000 touch 5 1\|3200 free 0 1\|3500 read ubda 0 4096 3\|4000 phase work-done\|4500 read ubda 4096 4096 7\|5000 touch 9 1\|6000 host 50\|7000 footprint tmpfs 4\|7000 footprint cache:ubda [0-9]+\|$'
+	'^500 mmap 4096 67108864 0\|1000 touch 0 2\|1500 host 100\|2000 phase booted\|3000 touch 5 1\|3200 free 0 1\|3500 read ubda 0 4096 3\|4000 phase work-done\|4400 read ubda 4096 4096 7\|4500 touch 12 1\|4800 read ubda 8192 4096 8\|5000 touch 9 1\|6000 host 50\|7000 footprint tmpfs 4\|7000 footprint cache:ubda [0-9]+\|$'
 expect_match "$(grep '^recorder ' "$tmp/whole.trace")" ' proactive-reclaim=unknown host-memory=memcg$'
 
-# without host events: host-memory=none
-grep -v ' H ' "$logs/host.log" >"$tmp/h" && mv "$tmp/h" "$logs/host.log"
-expect_status 0 record "$tmp/nohost.trace" --until booted
-expect_match "$(events "$tmp/nohost.trace")" '^500 mmap 4096 67108864 0\|1000 touch 0 2\|2000 phase booted\|$'
+# without host events: host-memory=none; without the freeze (Z), cut at
+# the phase line itself
+grep -v -e ' H ' -e ' Z$' "$logs/host.log" >"$tmp/h" && mv "$tmp/h" "$logs/host.log"
+expect_status 0 record "$tmp/nohost.trace" --until work-done
+expect_match "$(events "$tmp/nohost.trace")" \
+	'^500 mmap 4096 67108864 0\|1000 touch 0 2\|2000 phase booted\|3000 touch 5 1\|3200 free 0 1\|3500 read ubda 0 4096 3\|4000 phase work-done\|$'
 expect_match "$(grep '^recorder ' "$tmp/nohost.trace")" ' host-memory=none$'
 
 # refusals: exit 1, a line naming what to fix, no trace written

@@ -199,11 +199,12 @@ hl_uml_start_recorded() {	# FZ MEMCG LOGS TOOLS DEVS MEM UML ARGS...
 	hl_pid=$!
 	hl_pids="$hl_pids $hl_pid"
 	: >>"$_logs/console.log"
-	# the recorder is stopped with its UML: the trace ends at work-done,
-	# and recorders sampling frozen UMLs would slow the boots after them
+	# told its UML is frozen, the recorder logs what it holds then and
+	# stops itself (the trace ends there; recorders sampling frozen UMLs
+	# would slow the boots after them)
 	tail --pid="$hl_pid" -n +1 -f "$_logs/console.log" 2>/dev/null |
 		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state" &&
-		  kill -STOP "$hl_pid"; } &
+		  kill -USR1 "$hl_pid"; } &
 }
 
 # Kill the UMLs of this run, and remove their ~/.uml directories (a UML

@@ -12,11 +12,14 @@
 # Variables: mem_pages, filetab ("INDEX DEVICE KIND DATA_OFFSET RESIDENT"
 # lines; KIND image, layer or backing); until, a phase name: pass 1 drops
 # everything logged after the guest printed that phase (host.log, read
-# first, gives its time), the footprint among it.
+# first, gives its time), the footprint among it, or with frozen (the
+# time of the recorder's Z line after it) everything after that.
 
 function us(t) { t = int((t - start) / 1000); return t < 0 ? 0 : t }
 
 BEGIN {
+	if (frozen != "")
+		cut = frozen + 0
 	nf = split(filetab, rows, "\n")
 	for (i = 1; i <= nf; i++) {
 		if (split(rows[i], f, " ") < 5)

@@ -32,6 +32,9 @@
  *   T H PAGES                UML's host processes hold PAGES beyond page
  *                            cache and tmpfs (with ANONSIM_REC_MEMCG)
  *   T X STATUS               UML exited (or "T X timeout")
+ *   T Z                      told UML was frozen (SIGUSR1): what was resident
+ *                            and held then is logged before it; the recorder
+ *                            then stops itself until SIGCONT
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -51,6 +54,14 @@
 #include <unistd.h>
 
 static const char *shm_dir = "/dev/shm/";
+
+static volatile sig_atomic_t frozen_told;
+
+static void on_frozen(int sig)
+{
+	(void)sig;
+	frozen_told = 1;
+}
 
 static uint64_t now_ns(void)
 {
@@ -277,6 +288,14 @@ static int cmd_run(int argc, char **argv)
 		min_size = (off_t)atoll(getenv("ANONSIM_REC_MEM"));
 	if (pipe2(pfd, O_CLOEXEC) != 0)
 		die("pipe");
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_frozen;
+		sa.sa_flags = SA_RESTART;
+		sigaction(SIGUSR1, &sa, NULL);
+	}
 	start = now_ns();
 	pid = fork();
 	if (pid < 0)
@@ -348,6 +367,17 @@ static int cmd_run(int argc, char **argv)
 				sample(physfd);
 			if (memcg && !exited)
 				sample_host(memcg, &host_last);
+		}
+		if (frozen_told) {
+			/* the state UML was frozen in, then wait for SIGCONT */
+			frozen_told = 0;
+			if (physfd >= 0)
+				sample(physfd);
+			if (memcg && !exited)
+				sample_host(memcg, &host_last);
+			fprintf(logfp, "%llu Z\n", (unsigned long long)now_ns());
+			fflush(logfp);
+			raise(SIGSTOP);
 		}
 		if (!exited && now_ns() > deadline) {
 			fprintf(logfp, "%llu X timeout\n", (unsigned long long)now_ns());
