@@ -91,6 +91,20 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
+/* Hold off the cleanup signals while the set of things to undo changes:
+ * a signal then finds either the old set or the new one, never a file
+ * made but not yet known, nor known but no longer undone. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		sigaddset(&set, cleanup_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
 static const char *fs_name(long type)
 {
 	switch ((unsigned long)type) {
@@ -108,6 +122,7 @@ int scratch_open(const char *parent, char *fstype, size_t fslen,
 {
 	struct statfs st;
 	struct sigaction sa;
+	sigset_t held;
 	size_t i;
 
 	if (statfs(parent, &st))
@@ -119,10 +134,12 @@ int scratch_open(const char *parent, char *fstype, size_t fslen,
 				 parent);
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/anonsim-live.XXXXXX", parent) >= sizeof(dir))
 		return set_error(err, errlen, "%s: path too long", parent);
+	hold_signals(&held);
 	if (!mkdtemp(dir)) {
 		set_error(err, errlen, "%s: cannot make a scratch directory: %s",
 			  parent, strerror(errno));
 		dir[0] = '\0';
+		sigprocmask(SIG_SETMASK, &held, NULL);
 		return -1;
 	}
 	memset(&sa, 0, sizeof(sa));
@@ -134,20 +151,25 @@ int scratch_open(const char *parent, char *fstype, size_t fslen,
 		sigaction(cleanup_signals[i], &sa, &saved[i]);
 	/* a signal and out of memory (util/xalloc.h) undo it all */
 	cleanup_also(abandon);
+	sigprocmask(SIG_SETMASK, &held, NULL);
 	return 0;
 }
 
 int scratch_file(uint64_t size, char *path, size_t pathlen, char *err, size_t errlen)
 {
 	int n = nr_files, fd;
+	sigset_t held;
 
 	if (n >= SCRATCH_MAX_FILES)
 		return set_error(err, errlen, "more than %d scratch files", SCRATCH_MAX_FILES);
 	snprintf(files[n], sizeof(files[n]), "%s/image-%d", dir, n);
+	hold_signals(&held);
 	fd = open(files[n], O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		nr_files = n + 1;
+	sigprocmask(SIG_SETMASK, &held, NULL);
 	if (fd < 0)
 		return set_error(err, errlen, "%s: %s", files[n], strerror(errno));
-	nr_files = n + 1;
 	snprintf(path, pathlen, "%s", files[n]);
 	if (ftruncate(fd, (off_t)size)) {
 		set_error(err, errlen, "%s: cannot size to %llu bytes: %s", files[n],
@@ -184,11 +206,16 @@ void scratch_remove_dir_last(const char *path)
 
 void scratch_close(void)
 {
+	sigset_t held;
 	size_t i;
 
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		sigaction(cleanup_signals[i], &saved[i], NULL);
+	/* undone first, then the actions given back: a signal meanwhile
+	 * waits, and then finds nothing left to undo */
+	hold_signals(&held);
 	nr_children = 0;
 	cleanup_also(NULL);
 	remove_all();
+	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		sigaction(cleanup_signals[i], &saved[i], NULL);
+	sigprocmask(SIG_SETMASK, &held, NULL);
 }

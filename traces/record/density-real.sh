@@ -29,10 +29,11 @@ memory and powers nothing off.  Two runs of 1..MAX UMLs:
            zero; it stops two N after that
 
 Every UML of both runs is recorded as it runs (anonsim-rec-host and
-uml_preload.so, as anonsim-record, its trace ending at work-done), and
+uml_preload.so, as anonsim-record, its trace ending where it was
+frozen at work-done), and
 "anonsim density -s read-copy" replays those very boots, UML N the
 trace of UML N (a guest touches a different number of pages from boot
-to boot, by some 3 MiB here; the model given other boots of the same
+to boot, by 2-3.5 MiB here; the model given other boots of the same
 image would answer for them, not for the boots measured): the free
 run's for the memory curve, the limited run's for the density, at the
 same host size and swap (--no-share for private images; the memory

@@ -21,6 +21,7 @@ hl_child=	# a long foreground command, killed on a signal
 hl_pids=	# every UML started (for their ~/.uml directories)
 hl_uml_pidfiles=	# UMLs started under the recorder: files with their pids
 hl_cats=	# writers of their preload logs
+hl_watchers=	# the console watchers that freeze UMLs at work-done
 
 hl_log() { echo "${HL_NAME:-hostlib}: $*" >&2; }
 
@@ -173,6 +174,7 @@ hl_uml_start() {	# FZ CONSOLE UML ARGS...
 	# than the guest's second before power-off); tail ends with the UML
 	tail --pid="$hl_pid" -n +1 -f "$_con" 2>/dev/null |
 		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state"; } &
+	hl_watchers="$hl_watchers $!"
 }
 
 # hl_uml_start, with UML recorded: under anonsim-rec-host (TOOLS) with
@@ -205,6 +207,7 @@ hl_uml_start_recorded() {	# FZ MEMCG LOGS TOOLS DEVS MEM UML ARGS...
 	tail --pid="$hl_pid" -n +1 -f "$_logs/console.log" 2>/dev/null |
 		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state" &&
 		  kill -USR1 "$hl_pid"; } &
+	hl_watchers="$hl_watchers $!"
 }
 
 # Kill the UMLs of this run, and remove their ~/.uml directories (a UML
@@ -224,6 +227,14 @@ hl_umls_kill() {
 	for _p in $hl_pids; do
 		wait "$_p" 2>/dev/null
 	done
+	# a watcher's tail notices its UML gone only at its next poll (1 s)
+	for _p in $hl_pids; do
+		pkill -f "^tail --pid=$_p " 2>/dev/null
+	done
+	for _p in $hl_watchers; do
+		wait "$_p" 2>/dev/null
+	done
+	hl_watchers=
 	# with every UML gone a log writer reads to the end of its FIFO and
 	# ends; one still there after 2 s waits on a UML that never opened it
 	for _try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
