@@ -96,12 +96,14 @@ pid=$!
 i=0
 # (up to 60 s: on a machine busy with other tests, writing the images can
 # take a while; a run that ends first is a failure of its own)
-while [ -z "$(ls "$tmp/scratch")" ] && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
+# (an ended run stays a zombie until waited for: kill -0 does not see it end)
+running() { kill -0 "$1" 2>/dev/null && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
+while [ -z "$(ls "$tmp/scratch")" ] && [ $i -lt 600 ] && running $pid; do
 	sleep 0.1
 	i=$((i + 1))
 done
-kill -0 $pid 2>/dev/null || fail "live ended before it could be signalled: $(cat "$tmp/signalled.err")"
-[ -n "$(ls "$tmp/scratch")" ] || fail "no scratch directory appeared in 60 s"
+running $pid || fail "live ended before it could be signalled: $(cat "$tmp/signalled.err")"
+[ -n "$(ls "$tmp/scratch")" ] || fail "no scratch directory appeared in 60 s: $(cat "$tmp/signalled.err")"
 kill -TERM $pid
 wait $pid
 status=$?
