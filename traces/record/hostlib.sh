@@ -172,8 +172,15 @@ hl_uml_start() {	# FZ CONSOLE UML ARGS...
 	# frozen the moment its console says work-done (tail -f follows the
 	# file with inotify; a polling loop on a busy machine can be slower
 	# than the guest's second before power-off); tail ends with the UML
-	tail --pid="$hl_pid" -n +1 -f "$_con" 2>/dev/null |
-		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state"; } &
+	hl_freeze_at_work_done "$_con" "$_fz"
+}
+
+# Freeze FZ the moment CONSOLE says work-done, then (given) send SIG to
+# hl_pid; the watcher ends with hl_pid (hl_umls_kill ends it at once).
+hl_freeze_at_work_done() {	# CONSOLE FZ [SIG]
+	tail --pid="$hl_pid" -n +1 -f "$1" 2>/dev/null |
+		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$2/freezer.state" &&
+		  { [ -z "${3:-}" ] || kill -"$3" "$hl_pid"; }; } &
 	hl_watchers="$hl_watchers $!"
 }
 
@@ -204,10 +211,7 @@ hl_uml_start_recorded() {	# FZ MEMCG LOGS TOOLS DEVS MEM UML ARGS...
 	# told its UML is frozen, the recorder logs what it holds then and
 	# stops itself (the trace ends there; recorders sampling frozen UMLs
 	# would slow the boots after them)
-	tail --pid="$hl_pid" -n +1 -f "$_logs/console.log" 2>/dev/null |
-		{ grep -q 'anonsim-phase work-done' && echo FROZEN >"$_fz/freezer.state" &&
-		  kill -USR1 "$hl_pid"; } &
-	hl_watchers="$hl_watchers $!"
+	hl_freeze_at_work_done "$_logs/console.log" "$_fz" USR1
 }
 
 # Kill the UMLs of this run, and remove their ~/.uml directories (a UML
