@@ -324,6 +324,35 @@ START_TEST(host_events_charge_overhead)
 }
 END_TEST
 
+/* tests/replay/host-anon.trace: host processes' anonymous pages are swapped */
+START_TEST(host_anon_pages_swap)
+{
+	struct replay_result r;
+
+	opts.host_mem = 8 * 4096;
+	opts.swap = 8 * 4096;
+	opts.policy = RECLAIM_24;
+	r = run("host-anon.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 4, 0, 0);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 4);
+	ck_assert_uint_eq(r.final[CAT_SWAP_TABLE], 0);
+	ck_assert_uint_eq(r.final_total, 8);
+	ck_assert_uint_eq(r.peak_total, 8);
+	ck_assert_uint_eq(r.swap_final, 3);
+	ck_assert_uint_eq(r.swap_outs, 4);
+	ck_assert_uint_eq(r.swap_ins, 0);
+	ck_assert_int_eq(r.first_swap_out_us, 30);
+
+	opts_reset();
+	r = run("host-anon.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 6, 0, 0);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 5);
+	ck_assert_uint_eq(r.final_total, 11);
+	ck_assert_uint_eq(r.peak_total, 11);
+	ck_assert_uint_eq(r.swap_outs, 0);
+}
+END_TEST
+
 /* posted: a mapping copied by fork takes no count */
 START_TEST(posted_dup_frees_mapped_page)
 {
@@ -491,6 +520,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, posted_unlocked_decrement);
 	tcase_add_test(tc, readahead_window);
 	tcase_add_test(tc, host_events_charge_overhead);
+	tcase_add_test(tc, host_anon_pages_swap);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("span tree");
 	tcase_add_test(tc, span_tree_overlaps_in_address_order);

@@ -32,6 +32,8 @@ static const struct trace_event sample[] = {
 	{ .time_us = 5000000002ULL, .kind = EV_FOOTPRINT, .name = "cache:ubdb", .count = 11683 },
 	/* the largest host figure: 2^40 bytes */
 	{ .time_us = 5000000003ULL, .kind = EV_HOST, .count = 1ULL << 28 },
+	/* with its anonymous part: all of it */
+	{ .time_us = 5000000004ULL, .kind = EV_HOST, .count = 1ULL << 28, .anon = 1ULL << 28 },
 };
 #define NR_SAMPLE (sizeof(sample) / sizeof(sample[0]))
 
@@ -161,6 +163,8 @@ START_TEST(text_form)
 	ck_assert_str_eq(line, "5000000002 footprint cache:ubdb 11683\n");
 	trace_format_event(&h, &sample[10], line, sizeof(line));
 	ck_assert_str_eq(line, "5000000003 host 268435456\n");
+	trace_format_event(&h, &sample[11], line, sizeof(line));
+	ck_assert_str_eq(line, "5000000004 host 268435456 268435456\n");
 }
 END_TEST
 
@@ -173,6 +177,8 @@ START_TEST(binary_layout)
 	struct trace_writer *w;
 	struct trace_event touch = { .time_us = 300, .kind = EV_TOUCH, .page = 7, .count = 2 };
 	struct trace_event host = { .time_us = 301, .kind = EV_HOST, .count = 0x1234 };
+	struct trace_event host_anon = { .time_us = 303, .kind = EV_HOST, .count = 0x1234,
+					 .anon = 0x1200 };
 	size_t hlen, n;
 	FILE *f;
 
@@ -184,11 +190,12 @@ START_TEST(binary_layout)
 	ck_assert_ptr_nonnull(w);
 	ck_assert_int_eq(trace_write(w, &touch), 0);
 	ck_assert_int_eq(trace_write(w, &host), 0);
+	ck_assert_int_eq(trace_write(w, &host_anon), 0);
 	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), 0);
 	f = fopen(path, "rb");
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
-	ck_assert_uint_eq(n, 16 + hlen + 21 + 13);
+	ck_assert_uint_eq(n, 16 + hlen + 21 + 13 + 21);
 	ck_assert_mem_eq(buf, "\x89" "ATR\r\n\x1a\n" "\1\0\0\0", 12);
 	ck_assert_uint_eq(buf[12] | buf[13] << 8 | buf[14] << 16 | buf[15] << 24, hlen);
 	ck_assert_mem_eq(buf + 16, text, hlen);
@@ -196,6 +203,9 @@ START_TEST(binary_layout)
 		"\x02" "\x2c\x01\0\0" "\7\0\0\0\0\0\0\0" "\2\0\0\0\0\0\0\0", 21);
 	/* host: kind 9, delta 1, pages u64 */
 	ck_assert_mem_eq(buf + 16 + hlen + 21, "\x09" "\1\0\0\0" "\x34\x12\0\0\0\0\0\0", 13);
+	/* host with an anonymous part: kind 10, delta 2, pages u64, anon u64 */
+	ck_assert_mem_eq(buf + 16 + hlen + 34, "\x0a" "\2\0\0\0" "\x34\x12\0\0\0\0\0\0"
+			 "\0\x12\0\0\0\0\0\0", 21);
 	remove_dir();
 }
 END_TEST
@@ -226,6 +236,15 @@ START_TEST(writer_refuses)
 							       .count = (1ULL << 28) + 1 }), -1);
 	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "w.atr.gz: event 0: host: 268435457 pages is more than 2^40 bytes"));
+	ck_assert_int_eq(access(path, F_OK), -1);
+
+	/* more anonymous pages than pages */
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(trace_write(w, &(struct trace_event){ .time_us = 5, .kind = EV_HOST,
+							       .count = 10, .anon = 11 }), -1);
+	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "w.atr.gz: event 0: host: 11 anonymous pages of only 10"));
 	ck_assert_int_eq(access(path, F_OK), -1);
 
 	ev.count = 1;

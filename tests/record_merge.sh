@@ -19,7 +19,8 @@ mkdir "$logs"
 : >"$tmp/disk.img"
 truncate -s 16M "$tmp/disk.img" || fail "truncate"
 # host.log (anonsim-rec-host): start, memory file inode 42, residency,
-# host memory, console lines (phases, a guest free), told UML was frozen
+# host memory (first without its anonymous part, as older recorders
+# logged it), console lines (phases, a guest free), told UML was frozen
 # 0.6 ms after work-done (Z), and after that what a frozen UML's recorder
 # would still log, its footprint among it
 cat >"$logs/host.log" <<'EOF'
@@ -34,7 +35,7 @@ cat >"$logs/host.log" <<'EOF'
 1004500000 N 12 1
 1004600000 Z
 1005000000 N 9 1
-1006000000 H 50
+1006000000 H 50 30
 1007000000 F 4
 EOF
 # io.log (uml_preload.so): the memory file mapped, a read before
@@ -69,7 +70,7 @@ expect_status 0 "$ANONSIM" trace check "$tmp/cut.trace"
 # page cache as the host holds it now, not checked)
 expect_status 0 record "$tmp/whole.trace"
 expect_match "$(events "$tmp/whole.trace")" \
-	'^500 mmap 4096 67108864 0\|1000 touch 0 2\|1500 host 100\|2000 phase booted\|3000 touch 5 1\|3200 free 0 1\|3500 read ubda 0 4096 3\|4000 phase work-done\|4400 read ubda 4096 4096 7\|4500 touch 12 1\|4800 read ubda 8192 4096 8\|5000 touch 9 1\|6000 host 50\|7000 footprint tmpfs 4\|7000 footprint cache:ubda [0-9]+\|$'
+	'^500 mmap 4096 67108864 0\|1000 touch 0 2\|1500 host 100\|2000 phase booted\|3000 touch 5 1\|3200 free 0 1\|3500 read ubda 0 4096 3\|4000 phase work-done\|4400 read ubda 4096 4096 7\|4500 touch 12 1\|4800 read ubda 8192 4096 8\|5000 touch 9 1\|6000 host 50 30\|7000 footprint tmpfs 4\|7000 footprint cache:ubda [0-9]+\|$'
 expect_match "$(grep '^recorder ' "$tmp/whole.trace")" ' proactive-reclaim=unknown host-memory=memcg$'
 
 # without host events: host-memory=none; without the freeze (Z), cut at

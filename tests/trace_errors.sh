@@ -74,7 +74,9 @@ zero-name-length.atr|: record 4 (byte 212): name length 0 not within 1..63
 bad-name.atr|: record 4 (byte 212): name is not one word of printable characters
 host-too-large.trace|:7: host: 268435457 pages is more than 2^40 bytes
 host-too-large.atr|: record 1 (byte 140): host: 268435457 pages is more than 2^40 bytes
-host-missing-pages.trace|:7: host: expected PAGES
+host-missing-pages.trace|:7: host: expected PAGES [ANON]
+host-anon-above-pages.trace|:7: host: 101 anonymous pages of only 100
+host-anon-above-pages.atr|: record 1 (byte 140): host: 101 anonymous pages of only 100
 host-truncated.atr|: record 1 (byte 140): truncated record: the file ends 10 bytes into it
 LIST
 

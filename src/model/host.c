@@ -282,7 +282,7 @@ static uint64_t inactive_file(const struct host *h)
  */
 static void note_cost(struct host *h, bool file, uint64_t nr_io, uint64_t nr_rotated)
 {
-	uint64_t lru = h->pages[CAT_CACHE] + h->pages[CAT_TMPFS];
+	uint64_t lru = h->pages[CAT_CACHE] + h->pages[CAT_TMPFS] + h->host_anon;
 
 	*(file ? &h->file_cost : &h->anon_cost) += nr_io * SWAP_CLUSTER_MAX + nr_rotated;
 	if (h->file_cost + h->anon_cost > lru / 4) {
@@ -452,9 +452,10 @@ static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 		nr_to_reclaim = SWAP_CLUSTER_MAX;
 	for (prio = DEF_PRIORITY; prio >= 0 && reclaimed < nr_to_reclaim; prio--) {
 		/* prepare_scan_control() and get_scan_count() */
-		bool can_swap = h->swap_used < h->swap_pages && h->pages[CAT_TMPFS];
+		uint64_t anon = h->pages[CAT_TMPFS] + h->host_anon;
+		bool can_swap = h->swap_used < h->swap_pages && anon;
 		bool deact = inactive_file_is_low(h);
-		uint64_t size[3] = { can_swap ? h->pages[CAT_TMPFS] : 0,
+		uint64_t size[3] = { can_swap ? anon : 0,
 				     inactive_file(h), h->active_file };
 		uint64_t nr[3], fraction[2] = { 0, 1 }, denominator = 1;
 		enum scan_balance sb;

@@ -26,7 +26,7 @@ enum mem_cat {
 	CAT_CACHE,		/* host page cache of backing files (mapped or not) */
 	CAT_SWAP_TABLE,		/* block-table pages of swap entries */
 	CAT_MAP_TABLE,		/* block-table pages of /dev/anon map counts */
-	CAT_OVERHEAD,		/* fixed per-instance cost */
+	CAT_OVERHEAD,		/* fixed per-instance cost, and UML's host processes */
 	CAT_NR
 };
 
@@ -37,6 +37,7 @@ enum reclaim_policy {
 	RECLAIM_24,		/* one LRU over cache and tmpfs: swaps as soon as memory runs out */
 };
 
+/* LRU_TMPFS: every swap-backed page, tmpfs and host processes' anonymous */
 enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_ACTIVE, LRU_NR };
 
 struct lru_entry {
@@ -80,6 +81,9 @@ struct host {
 	int balancing;			/* reclaim under way: no nested reclaim */
 
 	uint64_t pages[CAT_NR];		/* now */
+	/* of CAT_OVERHEAD, the host processes' resident anonymous pages:
+	 * on LRU_TMPFS with the tmpfs pages, the kernel's anon list */
+	uint64_t host_anon;
 	uint64_t total;			/* their sum, kept with them */
 	uint64_t peak[CAT_NR];		/* each category's own peak */
 	uint64_t peak_total;		/* peak of the sum */

@@ -230,7 +230,8 @@ void instance_teardown(struct instance *in)
 	in->find.pages_leaked += in->resident + in->swapped;
 	in->find.tables_leaked += in->ai.shm.swap.nr_pages + in->ai.maps.nr_pages;
 	host_release(h, CAT_OVERHEAD, h->overhead_pages);
-	inst_set_host_pages(in, 0);
+	inst_set_host_pages(in, 0, 0);
+	free(in->hanon);
 	host_sync_tables(h);
 	chunked_destroy(&in->pages);
 	chunked_destroy(&in->file_map);
@@ -314,11 +315,14 @@ static bool instance_swap_out(struct instance *in, uint64_t p)
 
 /* --- the host's view of the memory file (host.h calls these) -------------- */
 
+/* Pages from npages on are the host processes' (host_procs.c). */
 static uint32_t *tops_lru_gen(void *owner, uint32_t page)
 {
 	struct instance *in = owner;
 	struct ppage *pg;
 
+	if (page >= in->npages)
+		return inst_hanon_lru_gen(in, page - in->npages);
 	if (inst_page_get(in, page).tmpfs != TMPFS_RESIDENT)
 		return NULL;
 	pg = inst_page(in, page);
@@ -327,13 +331,23 @@ static uint32_t *tops_lru_gen(void *owner, uint32_t page)
 
 static bool tops_swap_out(void *owner, uint32_t page)
 {
-	return instance_swap_out(owner, page);
+	struct instance *in = owner;
+
+	if (page >= in->npages)
+		return inst_hanon_swap_out(in, page - in->npages);
+	return instance_swap_out(in, page);
 }
 
 static bool tops_referenced(void *owner, uint32_t page)
 {
-	struct ppage *pg = inst_page(owner, page);
-	bool young = pg->young;
+	struct instance *in = owner;
+	struct ppage *pg;
+	bool young;
+
+	if (page >= in->npages)
+		return inst_hanon_referenced(in, page - in->npages);
+	pg = inst_page(in, page);
+	young = pg->young;
 
 	pg->young = 0;
 	return young;
@@ -707,26 +721,13 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 		maps_remove(in, ev->addr, ev->length);
 		break;
 	case EV_HOST:
-		inst_set_host_pages(in, ev->count);
+		inst_set_host_pages(in, ev->count, ev->anon);
 		break;
 	case EV_PHASE:
 	case EV_FOOTPRINT:
 	case EV_NR_KINDS:
 		break;
 	}
-}
-
-/*
- * A host event: UML's host processes now hold @pages beyond the memory
- * file and page cache, charged as overhead on top of the fixed cost.
- */
-void inst_set_host_pages(struct instance *in, uint64_t pages)
-{
-	if (pages > in->host_pages)
-		host_charge(in->host, CAT_OVERHEAD, pages - in->host_pages);
-	else
-		host_release(in->host, CAT_OVERHEAD, in->host_pages - pages);
-	in->host_pages = pages;
 }
 
 /* --- building blocks the strategies are made of -------------------------------- */

@@ -90,7 +90,19 @@ struct instance {
 	struct findings find;
 	uint64_t resident;			/* TMPFS_RESIDENT pages */
 	uint64_t swapped;			/* TMPFS_SWAPPED pages */
-	uint64_t host_pages;			/* the last host event's pages */
+	/* UML's host processes (host events, host_procs.c): kernel memory,
+	 * never reclaimed, and anonymous pages, which reclaim can swap */
+	uint64_t host_kernel;
+	struct host_anon_page *hanon;		/* the anonymous pages, by number */
+	uint64_t nr_hanon, cap_hanon;
+};
+
+/* One anonymous page of UML's host processes: on the host's LRU_TMPFS as
+ * page npages + its number, which is past every page of the memory file. */
+struct host_anon_page {
+	uint64_t slot;			/* swap slot; 0: resident */
+	uint32_t lru_gen;
+	uint8_t young;			/* used since reclaim last looked */
 };
 
 /*
@@ -107,8 +119,17 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 /* Apply one trace event. */
 void instance_event(struct instance *in, const struct trace_event *ev);
 
-/* Charge what UML's host processes hold now (a host event), in pages. */
-void inst_set_host_pages(struct instance *in, uint64_t pages);
+/*
+ * What UML's host processes hold now (a host event): @pages, @anon of them
+ * anonymous.  Anonymous pages that come were faulted in: they go to the
+ * LRU referenced once, as tmpfs pages do; those that go are the newest.
+ */
+void inst_set_host_pages(struct instance *in, uint64_t pages, uint64_t anon);
+
+/* The reclaim operations (tmpfs_owner_ops) on host-process page @k. */
+uint32_t *inst_hanon_lru_gen(struct instance *in, uint64_t k);
+bool inst_hanon_swap_out(struct instance *in, uint64_t k);
+bool inst_hanon_referenced(struct instance *in, uint64_t k);
 
 /* Release everything; leaks are recorded in in->find. */
 void instance_teardown(struct instance *in);

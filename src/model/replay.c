@@ -105,7 +105,7 @@ static void merge_update_top(struct merge *m, const struct cursor *c, bool keep)
 /* Recount every category from the pages themselves. */
 static void audit(struct host *h, struct cursor *c, unsigned n)
 {
-	uint64_t tmpfs = 0, swapped = 0, cache = 0;
+	uint64_t tmpfs = 0, swapped = 0, cache = 0, host_anon = 0;
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
@@ -125,6 +125,10 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 			inst_fail(in, "tmpfs page counts disagree with page states", 0);
 		tmpfs += res;
 		swapped += sw;
+		for (p = 0; p < in->nr_hanon; p++) {
+			host_anon += !in->hanon[p].slot;
+			swapped += in->hanon[p].slot != 0;
+		}
 	}
 	for (i = 0; i < h->nr_caches; i++) {
 		struct pagecache *pc = h->caches[i];
@@ -140,7 +144,7 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 	if (!n)
 		return;
 	if (tmpfs != h->pages[CAT_TMPFS] || cache != h->pages[CAT_CACHE] ||
-	    swapped != h->swap_used ||
+	    swapped != h->swap_used || host_anon != h->host_anon ||
 	    h->pages[CAT_SWAP_TABLE] != h->kctx.held[KAPI_PAGE_SWAP_TABLE] ||
 	    h->pages[CAT_MAP_TABLE] != h->kctx.held[KAPI_PAGE_MAP_TABLE])
 		inst_fail(&c[0].in, "host totals disagree with the pages", 0);

@@ -477,19 +477,21 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	size_t size, name_len;
 	uint64_t dt;
 
-	if (kind >= EV_NR_KINDS)
+	if (kind >= EV_NR_KINDS && kind != TRACE_BIN_HOST_ANON)
 		return bad_record(r, "unknown event kind 0x%02x", kind_byte);
-	size = delta + payload[kind];
+	size = delta + (kind == TRACE_BIN_HOST_ANON ? 8 + 8 : payload[kind]);
 	if (size > have)
 		goto truncated;
 	dt = kind_byte & TRACE_BIN_WIDE ? le64(p + 1) : le32(p + 1);
 	if (dt > UINT64_MAX - r->prev_time)
 		return bad_record(r, "time overflows 64 bits");
-	if (kind == EV_HOST) {
+	if (kind == EV_HOST || kind == TRACE_BIN_HOST_ANON) {
 		char why[512];
 
 		*ev = (struct trace_event){ .time_us = r->prev_time + dt, .kind = EV_HOST,
 					    .count = le64(p + delta) };
+		if (kind == TRACE_BIN_HOST_ANON)
+			ev->anon = le64(p + delta + 8);
 		if (trace_validate_event(&r->rules, r->prev_time, ev, why, sizeof(why)))
 			return bad_record(r, "%s", why);
 		goto done;
@@ -587,14 +589,16 @@ size_t binary_format_event(const struct trace_event *ev, uint64_t prev_time,
 {
 	uint64_t dt = ev->time_us - prev_time;
 	unsigned char *p = buf;
+	/* a host event with an anonymous part has a kind number of its own */
+	unsigned kind = ev->kind == EV_HOST && ev->anon ? TRACE_BIN_HOST_ANON : ev->kind;
 	size_t n;
 
 	if (dt > UINT32_MAX) {
-		*p = (unsigned char)(ev->kind | TRACE_BIN_WIDE);
+		*p = (unsigned char)(kind | TRACE_BIN_WIDE);
 		put64(p + 1, dt);
 		p += 9;
 	} else {
-		*p = (unsigned char)ev->kind;
+		*p = (unsigned char)kind;
 		put32(p + 1, (uint32_t)dt);
 		p += 5;
 	}
@@ -621,6 +625,10 @@ size_t binary_format_event(const struct trace_event *ev, uint64_t prev_time,
 		break;
 	case EV_HOST:
 		put64(p, ev->count);
+		if (kind == TRACE_BIN_HOST_ANON) {
+			put64(p + 8, ev->anon);
+			p += 8;
+		}
 		break;
 	case EV_FOOTPRINT:
 		put64(p, ev->count);

@@ -24,6 +24,7 @@
 #define TRACE_MAGIC_LEN		8
 extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
 #define TRACE_BIN_WIDE		0x80		/* kind byte: time delta is u64 */
+#define TRACE_BIN_HOST_ANON	10		/* kind number: host, with its anonymous part */
 #define TRACE_BIN_REC_MAX	(1 + 8 + 8 + 1 + TRACE_NAME_MAX)
 
 /*

@@ -176,7 +176,7 @@ static const char *const kind_fields[EV_NR_KINDS] = {
 	[EV_TOUCH] = "PAGE COUNT", [EV_FREE] = "PAGE COUNT",
 	[EV_MMAP] = "ADDRESS LENGTH OFFSET", [EV_MUNMAP] = "ADDRESS LENGTH",
 	[EV_MAPDUP] = "ADDRESS LENGTH OFFSET", [EV_PHASE] = "NAME",
-	[EV_FOOTPRINT] = "WHAT PAGES", [EV_HOST] = "PAGES",
+	[EV_FOOTPRINT] = "WHAT PAGES", [EV_HOST] = "PAGES [ANON]",
 };
 static const int kind_nfields[EV_NR_KINDS] = {
 	[EV_READ] = 4, [EV_WRITE] = 4, [EV_TOUCH] = 2, [EV_FREE] = 2,
@@ -213,7 +213,8 @@ static int text_next(struct trace_reader *r, struct trace_event *ev)
 		reader_fail(r, "unknown event kind '%.40s'", w[1]);
 		return -1;
 	}
-	if (n - 2 != kind_nfields[k]) {
+	/* host alone has an optional field: ANON, 0 when left out */
+	if (n - 2 != kind_nfields[k] && !(k == EV_HOST && n - 2 == 2)) {
 		reader_fail(r, "%s: expected %s", trace_kind_names[k], kind_fields[k]);
 		return -1;
 	}
@@ -269,6 +270,8 @@ static int text_next(struct trace_reader *r, struct trace_event *ev)
 	case EV_HOST:
 		if (dec(w[2], &ev->count))
 			return BAD_NUMBER("PAGES", w[2]);
+		if (n == 4 && dec(w[3], &ev->anon))
+			return BAD_NUMBER("ANON", w[3]);
 		break;
 	}
 	if (trace_validate_event(&r->rules, r->prev_time, ev, why, sizeof(why))) {
@@ -317,7 +320,11 @@ size_t trace_format_event(const struct trace_header *h,
 			     ev->name, (unsigned long long)ev->count);
 		break;
 	case EV_HOST:
-		n = snprintf(buf, len, "%llu %s %llu\n", t, k, (unsigned long long)ev->count);
+		if (ev->anon)
+			n = snprintf(buf, len, "%llu %s %llu %llu\n", t, k,
+				     (unsigned long long)ev->count, (unsigned long long)ev->anon);
+		else
+			n = snprintf(buf, len, "%llu %s %llu\n", t, k, (unsigned long long)ev->count);
 		break;
 	default:
 		n = snprintf(buf, len, "%llu ?\n", t);

@@ -60,7 +60,10 @@ struct trace_event {
 	uint64_t time_us;
 	enum trace_kind kind;
 	uint32_t dev;			/* read/write: device index */
-	uint64_t page;			/* read/write/touch/free: first physical page */
+	union {
+		uint64_t page;		/* read/write/touch/free: first physical page */
+		uint64_t anon;		/* host: of count, the anonymous pages */
+	};
 	uint64_t count;			/* touch/free, footprint, host: pages */
 	uint64_t offset;		/* read/write: device bytes; mmap/mapdup: file bytes */
 	uint64_t length;		/* read/write/mmap/munmap/mapdup: bytes */

@@ -73,7 +73,7 @@ static int event_ok(const struct trace_rules *r, const struct trace_event *ev)
 		       (!strcmp(ev->name, "tmpfs") ||
 			(!strncmp(ev->name, "cache:", 6) && trace_device_index(r->h, ev->name + 6) >= 0));
 	case EV_HOST:
-		return ev->count <= TRACE_SIZE_MAX >> r->page_shift;
+		return ev->count <= TRACE_SIZE_MAX >> r->page_shift && ev->anon <= ev->count;
 	default:
 		return 0;
 	}
@@ -159,6 +159,9 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 				    ev->name);
 		break;
 	case EV_HOST:
+		if (ev->anon > ev->count)
+			return set_error(why, len, "host: %llu anonymous pages of only %llu",
+					 (ull)ev->anon, (ull)ev->count);
 		return set_error(why, len, "host: %llu pages is more than 2^40 bytes",
 				 (ull)ev->count);
 	default:

@@ -50,7 +50,7 @@ pass != 2 && FILENAME ~ /host\.log$/ {
 				cut = $1
 		}
 	} else if ($2 == "H")
-		print us($1), 5, "host", $3
+		print us($1), 5, "host", $3, ($4 == "" ? 0 : $4)
 	else if ($2 == "F") {
 		end = $1
 		print us($1), 9, "footprint", "tmpfs", $3
@@ -156,7 +156,10 @@ pass == 2 {
 	} else if (k == "phase") {
 		print t, "phase", $4
 	} else if (k == "host") {
-		print t, "host", $4
+		if ($5 > 0)
+			print t, "host", $4, $5
+		else
+			print t, "host", $4
 	} else if (k == "footprint") {
 		print t, "footprint", $4, $5
 	}

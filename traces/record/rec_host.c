@@ -21,7 +21,7 @@
  * it charges beyond page cache and tmpfs (memory.usage_in_bytes less
  * memory.stat's cache: anonymous and kernel memory of UML's host
  * processes, their page tables and kernel stacks among it) is logged when
- * it changes.
+ * it changes, with its anonymous part (memory.stat's rss).
  *
  * Log lines (CLOCK_MONOTONIC nanoseconds, as the preload library):
  *   T S                      UML started
@@ -29,8 +29,9 @@
  *   T N PAGE COUNT           file pages PAGE.. became resident
  *   T C TEXT                 one console line
  *   T F PAGES                resident pages of the file at the end
- *   T H PAGES                UML's host processes hold PAGES beyond page
- *                            cache and tmpfs (with ANONSIM_REC_MEMCG)
+ *   T H PAGES ANON           UML's host processes hold PAGES beyond page
+ *                            cache and tmpfs, ANON of them anonymous
+ *                            (with ANONSIM_REC_MEMCG)
  *   T X STATUS               UML exited (or "T X timeout")
  *   T Z                      told UML was frozen (SIGUSR1): what was resident
  *                            and held then is logged before it; the recorder
@@ -241,21 +242,27 @@ static long long memcg_value(const char *dir, const char *file, const char *key)
 	return v;
 }
 
-/* One sample of the memory cgroup: log UML's host memory if it changed. */
-static void sample_host(const char *memcg, long long *last)
+/*
+ * One sample of the memory cgroup: log UML's host memory, and the
+ * anonymous part of it (memory.stat's rss), if either changed.
+ */
+static void sample_host(const char *memcg, long long last[2])
 {
 	long long usage = memcg_value(memcg, "memory.usage_in_bytes", NULL);
 	long long cache = memcg_value(memcg, "memory.stat", "cache");
-	long long pages;
+	long long rss = memcg_value(memcg, "memory.stat", "rss");
+	long long pages, anon;
 
-	if (usage < 0 || cache < 0)
+	if (usage < 0 || cache < 0 || rss < 0)
 		return;
 	/* memory.stat lags the usage by its per-CPU batches: never below 0 */
 	pages = usage > cache ? (usage - cache) / 4096 : 0;
-	if (pages == *last)
+	anon = rss / 4096 < pages ? rss / 4096 : pages;
+	if (pages == last[0] && anon == last[1])
 		return;
-	*last = pages;
-	fprintf(logfp, "%llu H %lld\n", (unsigned long long)now_ns(), pages);
+	last[0] = pages;
+	last[1] = anon;
+	fprintf(logfp, "%llu H %lld %lld\n", (unsigned long long)now_ns(), pages, anon);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -270,7 +277,7 @@ static int cmd_run(int argc, char **argv)
 	char line[4096];
 	size_t linen = 0;
 	const char *memcg = getenv("ANONSIM_REC_MEMCG");
-	long long host_last = -1;
+	long long host_last[2] = { -1, -1 };
 
 	if (argc < 6 || strcmp(argv[4], "--") != 0 || interval <= 0) {
 		fprintf(stderr, "anonsim-rec-host run: bad arguments\n");
@@ -366,7 +373,7 @@ static int cmd_run(int argc, char **argv)
 			if (physfd >= 0)
 				sample(physfd);
 			if (memcg && !exited)
-				sample_host(memcg, &host_last);
+				sample_host(memcg, host_last);
 		}
 		if (frozen_told) {
 			/* the state UML was frozen in, then wait for SIGCONT */
@@ -374,7 +381,7 @@ static int cmd_run(int argc, char **argv)
 			if (physfd >= 0)
 				sample(physfd);
 			if (memcg && !exited)
-				sample_host(memcg, &host_last);
+				sample_host(memcg, host_last);
 			fprintf(logfp, "%llu Z\n", (unsigned long long)now_ns());
 			fflush(logfp);
 			raise(SIGSTOP);
