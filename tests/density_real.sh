@@ -53,7 +53,8 @@ left=$(host_left $pid)
 o=$tmp/res
 
 # the traces: one of each UML measured, of its command line, valid;
-# recorded in a memory cgroup of its own, its host events show the boot's
+# its host events (what the run's memory cgroup holds beyond what it held
+# when the UML started) show the boot's
 # burst of host processes (a peak above what UML holds at the end); it
 # ends where the UML was frozen at the guest's work-done (no footprint:
 # the guest never shut down)
@@ -77,8 +78,21 @@ for run in free limited; do
 			END { if (w == "" || last - w >= 1000000) print "last event at " last ", work-done at " w }')
 		[ -z "$bad" ] || fail "$t: $bad"
 		! gzip -dc "$t" | grep -q '^[0-9]* footprint ' || fail "$t has a footprint"
+		# the anonymous part (the cgroup's rss) comes with it, never above
+		bad=$(gzip -dc "$t" | awk '$2 == "host" { n++; if (NF == 4) a++; if ($4 > $3) print "anon above pages: " $0 }
+			END { if (a == 0) print "no host event with an anonymous part, of " n + 0 }')
+		[ -z "$bad" ] || fail "$t: $bad"
 	done
+	# both UMLs in the run's cgroup (the default): UML 2's host events
+	# are what it holds beyond what the cgroup held when it started,
+	# frozen UML 1's whole host memory among that; so its first is below
+	# UML 1's last
+	first2=$(gzip -dc "$o/trace-$run-2.gz" | awk '$2 == "host" { print $3; exit }')
+	last1=$(gzip -dc "$o/trace-$run-1.gz" | awk '$2 == "host" { v = $3 } END { print v }')
+	[ "$first2" -lt "$last1" ] ||
+		fail "$run run: UML 2's first host event ($first2 pages) is not below UML 1's last ($last1): UML 1's memory counted as UML 2's"
 done
+expect_match "$(grep '^memcgs=' "$o/params")" '^memcgs=shared$'
 
 # the free run: both UMLs, each adding tmpfs (shmem) and a page cache of
 # its own image
@@ -170,9 +184,10 @@ expect_match "$(sed 1d "$tmp/res-t/real-free.csv" | cut -d, -f1,7 | tr '\n' ' ')
 	--overhead 0K "$o/trace-free-1.gz" >"$tmp/model-t.csv" || fail "anonsim density failed"
 cmp -s "$tmp/model-t.csv" "$tmp/res-t/model.csv" || fail "-t: model.csv is not anonsim density's on the trace given"
 
-# SIGTERM while UML 1 of the free run boots under the recorder: exit
-# 143, nothing left (recorder and log writer among it)
-sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 \
+# SIGTERM while UML 1 of the free run boots under the recorder, in a
+# memory cgroup of its own (--memcg-per-uml): exit 143, nothing left
+# (recorder, log writer and UML 1's cgroup among it)
+sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 --memcg-per-uml \
 	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/res2" 2>"$tmp/err2" &
 pid=$!
 i=0

@@ -73,6 +73,13 @@ curve within the tolerance at every N.
       --uml PATH        the UML binary (default: /usr/bin/linux)
       --timeout S       most seconds for one UML to reach work-done
                         (default: 300)
+      --memcg-per-uml   each UML in a memory cgroup of its own inside the
+                        run's (as libvirt puts each guest): the kernel then
+                        keeps LRU lists per UML and reclaims from each in
+                        turn, where the model keeps one for the host; by
+                        default every UML is in the run's cgroup, and a
+                        UML's host events are what the cgroup holds beyond
+                        what it held when the UML started
       --from DIR        boot nothing: compare the model with the real
                         figures of an earlier run's output DIR (its
                         params, real-*.csv and trace-*.gz)
@@ -82,7 +89,7 @@ Outputs in DIR: params (the run's layout, sizes and label), real-free.csv and re
 work-done, cgroup usage and peak, shmem, image page cache, swap, all in
 bytes, and seconds from UML N's start to the first swap seen while it
 booted), series.csv (the cgroup's memory and LRU lists every 0.1 s of
-both runs; with the runs recorded, booting_swap_mib is the swap of UML
+both runs; with --memcg-per-uml, booting_swap_mib is the swap of UML
 N's own cgroup; the last six columns are /proc/vmstat's, machine-wide),
 model-free.csv and model.csv (anonsim density --csv, memory
 unlimited and on the host given), compare.csv (real beside model
@@ -109,10 +116,11 @@ fail() { hl_log "$*"; exit 5; }
 
 image= layout=private hostmem= swap=256M max=8 mem=64M init=/sbin/anonsim-init
 traces= nrec= overhead= tol=5 label= outdir= parent=${TMPDIR:-/var/tmp} tools=$here
-anonsim=${ANONSIM:-} uml=/usr/bin/linux timeout_s=300 from=
+anonsim=${ANONSIM:-} uml=/usr/bin/linux timeout_s=300 from= memcgs=shared
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
+	--memcg-per-uml) memcgs=per-uml; shift; continue ;;
 	-i|--image|-l|--layout|-m|--host-mem|--swap|-n|--max|--mem|--init|-t|--trace|-r|--record|\
 	--overhead|--tolerance|--label|-o|--output|-d|--dir|--tools|--anonsim|--uml|--timeout|--from)
 		[ $# -ge 2 ] || usage_error "$1 needs an argument"
@@ -191,8 +199,9 @@ if [ -z "$from" ]; then
 	image=$(cd "$(dirname "$image")" && pwd -P)/$(basename "$image")
 	hl_traps
 	hl_scratch_open "$parent" || fail "cannot make a scratch directory under $parent"
-	printf 'layout=%s\nhost_mem=%s\nswap=%s\nmax=%s\nmem=%s\nlabel=%s\nimage=%s\n' \
-		"$layout" "$limit" "$swap_bytes" "$max" "$mem" "$label" "$(basename "$image")" >"$outdir/params"
+	printf 'layout=%s\nhost_mem=%s\nswap=%s\nmax=%s\nmem=%s\nlabel=%s\nimage=%s\nmemcgs=%s\n' \
+		"$layout" "$limit" "$swap_bytes" "$max" "$mem" "$label" "$(basename "$image")" \
+		"$memcgs" >"$outdir/params"
 else
 	from=$(cd "$from" && pwd -P)
 	if [ "$from" != "$outdir" ]; then
@@ -317,26 +326,32 @@ sample() {	# RUN T0 N
 }
 
 # What the host swapped, after the first N that swapped in the limited
-# run: per UML cgroup its swap (pages), and the swapped part of its host
-# processes' private mappings (smaps; forked processes share such pages,
-# so each mapping is counted once, at its largest).  The rest of the
-# cgroup's swap is tmpfs.
+# run: per UML the swapped part of its host processes' private mappings
+# (smaps; forked processes share such pages, so each mapping is counted
+# once, at its largest), and with --memcg-per-uml its cgroup's swap
+# (pages), the rest of which is tmpfs.
 swap_owners() {	# N
 	echo "after UML $1's work-done: each UML's swap, and its host processes' private mappings with swap"
-	for _c in "$hl_memcg"/uml-*; do
-		[ -d "$_c" ] || continue
+	_k=0
+	for _fz in $hl_freezers; do
+		_k=$((_k + 1))
+		_stat=/dev/null
+		[ ! -f "$hl_memcg/uml-$_k/memory.stat" ] || _stat=$hl_memcg/uml-$_k/memory.stat
 		_smaps=
-		for _p in $(cat "$_c/cgroup.procs"); do _smaps="$_smaps /proc/$_p/smaps"; done
+		for _p in $(cat "$_fz/cgroup.procs"); do _smaps="$_smaps /proc/$_p/smaps"; done
 		# shellcheck disable=SC2086
-		awk -v c="${_c##*/}" '
-			FILENAME ~ /memory\.stat$/ { if ($1 == "swap") w = $2 / 4096; next }
+		awk -v c="uml-$_k" -v own="$_stat" '
+			FILENAME == own { if ($1 == "swap") w = $2 / 4096; next }
 			/^[0-9a-f]+-[0-9a-f]+ / { m = $1; n = $6; sub(/.*\//, "", n); if (n == "") n = "anonymous"
 				priv = $2 ~ /p$/; next }
 			/^Swap:/ && priv && $2 > 0 { k = m " " n; if ($2 > kb[k]) kb[k] = $2 }
-			END { printf "%s: swap %d pages", c, w
-				for (k in kb) { split(k, f, " "); printf "; %s %s %d kB", f[2], f[1], kb[k]; t += kb[k] }
-				printf "; private mappings %d pages, tmpfs %d\n", t / 4, w - t / 4 }' \
-			"$_c/memory.stat" $_smaps 2>/dev/null
+			END { printf "%s:", c
+				if (own != "/dev/null") printf " swap %d pages;", w
+				for (k in kb) { split(k, f, " "); printf " %s %s %d kB;", f[2], f[1], kb[k]; t += kb[k] }
+				printf " private mappings %d pages", t / 4
+				if (own != "/dev/null") printf ", tmpfs %d", w - t / 4
+				printf "\n" }' \
+			"$_stat" $_smaps 2>/dev/null
 	done
 }
 
@@ -356,10 +371,14 @@ run() {	# PHASE LIMIT
 		echo 0 >"$hl_memcg/memory.max_usage_in_bytes"
 		ts=$(now) first=
 		if [ "$nrec" = in-place ]; then
-			hl_memcg_child "uml-$k" || fail "cannot make UML $k's memory cgroup"
+			mcg=$hl_memcg
+			if [ "$memcgs" = per-uml ]; then
+				hl_memcg_child "uml-$k" || fail "cannot make UML $k's memory cgroup"
+				mcg=$hl_child_memcg
+			fi
 			con=$hl_scratch/logs-$phase-$k/console.log
 			# shellcheck disable=SC2046
-			hl_uml_start_recorded "$fz" "$hl_child_memcg" "$hl_scratch/logs-$phase-$k" "$tools" \
+			hl_uml_start_recorded "$fz" "$mcg" "$hl_scratch/logs-$phase-$k" "$tools" \
 				"$(rec_devs "$k")" "$(hl_to_bytes "$mem")" "$uml" $(uml_args "$k") ||
 				fail "cannot start UML $k under the recorder"
 		else

@@ -187,8 +187,10 @@ hl_freeze_at_work_done() {	# CONSOLE FZ [SIG]
 # hl_uml_start, with UML recorded: under anonsim-rec-host (TOOLS) with
 # uml_preload.so, their logs into LOGS (host.log, io.log, console.log).
 # The recorder runs outside the run's cgroups, UML in the freezer FZ and
-# the memory cgroup MEMCG (hl_memcg_child), so that the recorder's host
-# events are this UML's; the preload library's log goes through a FIFO to
+# the memory cgroup MEMCG: one of its own (hl_memcg_child), or the run's
+# (hl_memcg), shared with the UMLs frozen before it, when the recorder
+# takes off what that held when UML started; either way the recorder's
+# host events are this UML's.  The preload library's log goes through a FIFO to
 # a writer outside them too, so that its page cache is not the run's.
 # DEVS is ANONSIM_REC_DEVS (uml_preload.c), MEM UML's memory in bytes.
 hl_uml_start_recorded() {	# FZ MEMCG LOGS TOOLS DEVS MEM UML ARGS...
@@ -199,7 +201,9 @@ hl_uml_start_recorded() {	# FZ MEMCG LOGS TOOLS DEVS MEM UML ARGS...
 	hl_cats="$hl_cats $!"
 	hl_uml_pidfiles="$hl_uml_pidfiles $_logs/uml.pid"
 	# a timeout of a day: the run times the boot, and a frozen UML waits
-	ANONSIM_REC_MEMCG=$_mcg ANONSIM_REC_LOG=$_logs/io.fifo ANONSIM_REC_DEVS=$_devs ANONSIM_REC_MEM=$_mem \
+	_shared=
+	[ "$_mcg" != "$hl_memcg" ] || _shared=1
+	ANONSIM_REC_MEMCG=$_mcg ANONSIM_REC_MEMCG_SHARED=$_shared ANONSIM_REC_LOG=$_logs/io.fifo ANONSIM_REC_DEVS=$_devs ANONSIM_REC_MEM=$_mem \
 		"$_tools/anonsim-rec-host" run "$_logs/host.log" 10 86400 "$_logs/console.log" -- \
 		sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ >"$2" || exit 126
 		       shift 2; exec env -u TMPDIR setarch "$(uname -m)" -R "$@"' \
@@ -212,6 +216,12 @@ hl_uml_start_recorded() {	# FZ MEMCG LOGS TOOLS DEVS MEM UML ARGS...
 	# stops itself (the trace ends there; recorders sampling frozen UMLs
 	# would slow the boots after them)
 	hl_freeze_at_work_done "$_logs/console.log" "$_fz" USR1
+}
+
+# Whether process PID runs (kill -0 succeeds on a zombie too: ended, not
+# yet waited for).
+hl_running() {	# PID
+	kill -0 "$1" 2>/dev/null && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
 }
 
 # Kill the UMLs of this run, and remove their ~/.uml directories (a UML
@@ -243,7 +253,7 @@ hl_umls_kill() {
 	# ends; one still there after 2 s waits on a UML that never opened it
 	for _try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 		_alive=
-		for _p in $hl_cats; do kill -0 "$_p" 2>/dev/null && _alive=1; done
+		for _p in $hl_cats; do hl_running "$_p" && _alive=1; done
 		[ -n "$_alive" ] || break
 		sleep 0.1
 	done

@@ -21,7 +21,10 @@
  * it charges beyond page cache and tmpfs (memory.usage_in_bytes less
  * memory.stat's cache: anonymous and kernel memory of UML's host
  * processes, their page tables and kernel stacks among it) is logged when
- * it changes, with its anonymous part (memory.stat's rss).
+ * it changes, with its anonymous part (memory.stat's rss).  With
+ * ANONSIM_REC_MEMCG_SHARED set, the cgroup also holds UMLs started before
+ * this one, frozen since: what it held when this UML started is taken
+ * off (exact while those neither free nor swap what they hold).
  *
  * Log lines (CLOCK_MONOTONIC nanoseconds, as the preload library):
  *   T S                      UML started
@@ -242,22 +245,37 @@ static long long memcg_value(const char *dir, const char *file, const char *key)
 	return v;
 }
 
-/*
- * One sample of the memory cgroup: log UML's host memory, and the
- * anonymous part of it (memory.stat's rss), if either changed.
- */
-static void sample_host(const char *memcg, long long last[2])
+/* What the memory cgroup holds beyond page cache and tmpfs, and the
+ * anonymous part of it (memory.stat's rss), in pages; -1 if unreadable. */
+static int memcg_host(const char *memcg, long long *pages, long long *anon)
 {
 	long long usage = memcg_value(memcg, "memory.usage_in_bytes", NULL);
 	long long cache = memcg_value(memcg, "memory.stat", "cache");
 	long long rss = memcg_value(memcg, "memory.stat", "rss");
-	long long pages, anon;
 
 	if (usage < 0 || cache < 0 || rss < 0)
-		return;
+		return -1;
 	/* memory.stat lags the usage by its per-CPU batches: never below 0 */
-	pages = usage > cache ? (usage - cache) / 4096 : 0;
-	anon = rss / 4096 < pages ? rss / 4096 : pages;
+	*pages = usage > cache ? (usage - cache) / 4096 : 0;
+	*anon = rss / 4096;
+	return 0;
+}
+
+/*
+ * One sample of the memory cgroup: log UML's host memory, and the
+ * anonymous part of it, if either changed.  @base: what the cgroup held
+ * when UML started (ANONSIM_REC_MEMCG_SHARED), else zeros.
+ */
+static void sample_host(const char *memcg, const long long base[2], long long last[2])
+{
+	long long pages, anon;
+
+	if (memcg_host(memcg, &pages, &anon))
+		return;
+	pages = pages > base[0] ? pages - base[0] : 0;
+	anon = anon > base[1] ? anon - base[1] : 0;
+	if (anon > pages)
+		anon = pages;
 	if (pages == last[0] && anon == last[1])
 		return;
 	last[0] = pages;
@@ -277,7 +295,7 @@ static int cmd_run(int argc, char **argv)
 	char line[4096];
 	size_t linen = 0;
 	const char *memcg = getenv("ANONSIM_REC_MEMCG");
-	long long host_last[2] = { -1, -1 };
+	long long host_last[2] = { -1, -1 }, host_base[2] = { 0, 0 };
 
 	if (argc < 6 || strcmp(argv[4], "--") != 0 || interval <= 0) {
 		fprintf(stderr, "anonsim-rec-host run: bad arguments\n");
@@ -303,6 +321,11 @@ static int cmd_run(int argc, char **argv)
 		sa.sa_flags = SA_RESTART;
 		sigaction(SIGUSR1, &sa, NULL);
 	}
+	/* a cgroup shared with UMLs started (and frozen) before this one:
+	 * this UML's is what it holds beyond what it held before */
+	if (memcg && getenv("ANONSIM_REC_MEMCG_SHARED") && *getenv("ANONSIM_REC_MEMCG_SHARED") &&
+	    memcg_host(memcg, &host_base[0], &host_base[1]))
+		die(memcg);
 	start = now_ns();
 	pid = fork();
 	if (pid < 0)
@@ -373,7 +396,7 @@ static int cmd_run(int argc, char **argv)
 			if (physfd >= 0)
 				sample(physfd);
 			if (memcg && !exited)
-				sample_host(memcg, host_last);
+				sample_host(memcg, host_base, host_last);
 		}
 		if (frozen_told) {
 			/* the state UML was frozen in, then wait for SIGCONT */
@@ -381,7 +404,7 @@ static int cmd_run(int argc, char **argv)
 			if (physfd >= 0)
 				sample(physfd);
 			if (memcg && !exited)
-				sample_host(memcg, host_last);
+				sample_host(memcg, host_base, host_last);
 			fprintf(logfp, "%llu Z\n", (unsigned long long)now_ns());
 			fflush(logfp);
 			raise(SIGSTOP);
