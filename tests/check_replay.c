@@ -353,6 +353,30 @@ START_TEST(host_anon_pages_swap)
 }
 END_TEST
 
+/* tests/replay/host-anon-many.trace: none lost while the list compacts */
+START_TEST(host_anon_pages_many)
+{
+	struct replay_result r;
+
+	opts.host_mem = 6000 * 4096;
+	opts.swap = 8000 * 4096;
+	opts.policy = RECLAIM_24;
+	r = run("host-anon-many.trace", "read-copy", ANON_FIXED);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 3000);
+	ck_assert_uint_eq(r.final_total, 3000);
+	ck_assert_uint_eq(r.peak_total, 6000);
+	ck_assert_uint_eq(r.swap_final, 1000);
+	ck_assert_uint_eq(r.swap_outs, 1000);
+	ck_assert_int_eq(r.first_swap_out_us, 20);
+
+	opts_reset();
+	r = run("host-anon-many.trace", "read-copy", ANON_FIXED);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 4000);
+	ck_assert_uint_eq(r.peak_total, 7000);
+	ck_assert_uint_eq(r.swap_outs, 0);
+}
+END_TEST
+
 /* posted: a mapping copied by fork takes no count */
 START_TEST(posted_dup_frees_mapped_page)
 {
@@ -521,6 +545,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, readahead_window);
 	tcase_add_test(tc, host_events_charge_overhead);
 	tcase_add_test(tc, host_anon_pages_swap);
+	tcase_add_test(tc, host_anon_pages_many);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("span tree");
 	tcase_add_test(tc, span_tree_overlaps_in_address_order);

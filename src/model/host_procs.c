@@ -55,11 +55,12 @@ static void hanon_add(struct instance *in, uint64_t anon)
 		struct host_anon_page *hp = &in->hanon[k];
 
 		*hp = (struct host_anon_page){ .young = 1 };
+		/* counted before it is queued: a queue compacting keeps it */
+		in->nr_hanon = k + 1;
 		if (host_lru_kept(h, LRU_TMPFS))
 			host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)(in->npages + k),
 				     &hp->lru_gen);
 	}
-	in->nr_hanon = anon;
 	h->host_anon += n;
 	/* after the pages are in place: the charge may reclaim them */
 	host_charge(h, CAT_OVERHEAD, n);
