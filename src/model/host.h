@@ -181,6 +181,14 @@ static inline bool host_lru_kept(const struct host *h, enum lru_list l)
 uint64_t host_swap_alloc(struct host *h);
 void host_swap_free(struct host *h, uint64_t slot);
 
+/* A page went out to swap: counted, and the time of the first kept. */
+static inline void host_count_swap_out(struct host *h)
+{
+	h->swap_outs++;
+	if (h->first_swap_out_us < 0)
+		h->first_swap_out_us = (int64_t)h->now_us;
+}
+
 static inline uint64_t host_total(const struct host *h)
 {
 	return h->total;

@@ -105,9 +105,7 @@ bool inst_hanon_swap_out(struct instance *in, uint64_t k)
 	hp->lru_gen = 0;
 	h->host_anon--;
 	host_release(h, CAT_OVERHEAD, 1);
-	h->swap_outs++;
-	if (h->first_swap_out_us < 0)
-		h->first_swap_out_us = (int64_t)h->now_us;
+	host_count_swap_out(h);
 	return true;
 }
 

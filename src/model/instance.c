@@ -306,9 +306,7 @@ static bool instance_swap_out(struct instance *in, uint64_t p)
 	in->resident--;
 	in->swapped++;
 	host_release(h, CAT_TMPFS, 1);
-	h->swap_outs++;
-	if (h->first_swap_out_us < 0)
-		h->first_swap_out_us = (int64_t)h->now_us;
+	host_count_swap_out(h);
 	host_sync_tables(h);
 	return true;
 }

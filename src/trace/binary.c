@@ -20,11 +20,12 @@ const unsigned char trace_magic[TRACE_MAGIC_LEN] = {
 };
 
 /* Payload bytes after the kind byte and time delta; names add their length. */
-static const unsigned char payload[EV_NR_KINDS] = {
+static const unsigned char payload[TRACE_BIN_KINDS] = {
 	[EV_READ] = 1 + 8 + 8 + 8, [EV_WRITE] = 1 + 8 + 8 + 8,
 	[EV_TOUCH] = 8 + 8, [EV_FREE] = 8 + 8,
 	[EV_MMAP] = 8 + 8 + 8, [EV_MUNMAP] = 8 + 8, [EV_MAPDUP] = 8 + 8 + 8,
 	[EV_PHASE] = 1, [EV_FOOTPRINT] = 8 + 1, [EV_HOST] = 8,
+	[TRACE_BIN_HOST_ANON] = 8 + 8,
 };
 
 /* Byte-wise little-endian loads: compilers turn them into one load. */
@@ -477,9 +478,9 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	size_t size, name_len;
 	uint64_t dt;
 
-	if (kind >= EV_NR_KINDS && kind != TRACE_BIN_HOST_ANON)
+	if (kind >= TRACE_BIN_KINDS)
 		return bad_record(r, "unknown event kind 0x%02x", kind_byte);
-	size = delta + (kind == TRACE_BIN_HOST_ANON ? 8 + 8 : payload[kind]);
+	size = delta + payload[kind];
 	if (size > have)
 		goto truncated;
 	dt = kind_byte & TRACE_BIN_WIDE ? le64(p + 1) : le32(p + 1);
@@ -625,22 +626,20 @@ size_t binary_format_event(const struct trace_event *ev, uint64_t prev_time,
 		break;
 	case EV_HOST:
 		put64(p, ev->count);
-		if (kind == TRACE_BIN_HOST_ANON) {
+		if (kind == TRACE_BIN_HOST_ANON)
 			put64(p + 8, ev->anon);
-			p += 8;
-		}
 		break;
 	case EV_FOOTPRINT:
 		put64(p, ev->count);
 		/* fall through */
 	case EV_PHASE:
 		n = strlen(ev->name);
-		p[payload[ev->kind] - 1] = (unsigned char)n;
-		memcpy(p + payload[ev->kind], ev->name, n);
+		p[payload[kind] - 1] = (unsigned char)n;
+		memcpy(p + payload[kind], ev->name, n);
 		p += n;
 		break;
 	default:
 		break;
 	}
-	return (size_t)(p - buf) + payload[ev->kind];
+	return (size_t)(p - buf) + payload[kind];
 }

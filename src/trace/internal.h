@@ -25,6 +25,9 @@
 extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
 #define TRACE_BIN_WIDE		0x80		/* kind byte: time delta is u64 */
 #define TRACE_BIN_HOST_ANON	10		/* kind number: host, with its anonymous part */
+#define TRACE_BIN_KINDS		11		/* kind numbers of records: 0-10 */
+_Static_assert(TRACE_BIN_HOST_ANON == EV_NR_KINDS && TRACE_BIN_KINDS == EV_NR_KINDS + 1,
+	       "a new event kind takes the next kind number of FORMAT.md");
 #define TRACE_BIN_REC_MAX	(1 + 8 + 8 + 1 + TRACE_NAME_MAX)
 
 /*

@@ -299,7 +299,7 @@ series=$outdir/series.csv
 
 # One row of the series: the cgroup's memory and its LRU lists (its
 # memory.stat, UMLs' cgroups included), the swap of the UML booting when
-# it has a cgroup of its own (recorded), and the machine's reclaim
+# it has a cgroup of its own (--memcg-per-uml), and the machine's reclaim
 # counters (/proc/vmstat, pages since boot: the runs are most of what
 # reclaims on a quiet host).  Sets s_usage, s_swap.
 sample() {	# RUN T0 N

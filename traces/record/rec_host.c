@@ -289,12 +289,13 @@ static int cmd_run(int argc, char **argv)
 	long interval = atol(argv[1]), timeout_s = atol(argv[2]);
 	FILE *con = fopen(argv[3], "w");
 	char **uml = argv + 5;
-	int pfd[2], physfd = -1, status = 0, exited = 0, eof = 0;
+	int pfd[2], physfd = -1, status = 0, exited = 0, eof = 0, freeze;
 	pid_t pid;
 	uint64_t start, deadline, next;
 	char line[4096];
 	size_t linen = 0;
 	const char *memcg = getenv("ANONSIM_REC_MEMCG");
+	const char *shared = getenv("ANONSIM_REC_MEMCG_SHARED");
 	long long host_last[2] = { -1, -1 }, host_base[2] = { 0, 0 };
 
 	if (argc < 6 || strcmp(argv[4], "--") != 0 || interval <= 0) {
@@ -323,8 +324,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	/* a cgroup shared with UMLs started (and frozen) before this one:
 	 * this UML's is what it holds beyond what it held before */
-	if (memcg && getenv("ANONSIM_REC_MEMCG_SHARED") && *getenv("ANONSIM_REC_MEMCG_SHARED") &&
-	    memcg_host(memcg, &host_base[0], &host_base[1]))
+	if (memcg && shared && *shared && memcg_host(memcg, &host_base[0], &host_base[1]))
 		die(memcg);
 	start = now_ns();
 	pid = fork();
@@ -382,7 +382,9 @@ static int cmd_run(int argc, char **argv)
 		if (!exited && waitpid(pid, &status, WNOHANG) == pid)
 			exited = 1;
 		t = now_ns();
-		if (t >= next) {
+		/* told UML is frozen: one last sample, of the state it froze in */
+		freeze = frozen_told;
+		if (t >= next || freeze) {
 			struct stat st;
 			next += (uint64_t)interval * 1000000u;
 			if (next < t)
@@ -398,13 +400,9 @@ static int cmd_run(int argc, char **argv)
 			if (memcg && !exited)
 				sample_host(memcg, host_base, host_last);
 		}
-		if (frozen_told) {
-			/* the state UML was frozen in, then wait for SIGCONT */
+		if (freeze) {
+			/* then wait for SIGCONT */
 			frozen_told = 0;
-			if (physfd >= 0)
-				sample(physfd);
-			if (memcg && !exited)
-				sample_host(memcg, host_base, host_last);
 			fprintf(logfp, "%llu Z\n", (unsigned long long)now_ns());
 			fflush(logfp);
 			raise(SIGSTOP);
