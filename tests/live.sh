@@ -97,13 +97,18 @@ i=0
 # (up to 60 s: on a machine busy with other tests, writing the images can
 # take a while; a run that ends first is a failure of its own)
 # (an ended run stays a zombie until waited for: kill -0 does not see it end)
+# (what was seen is kept: a second look can fall between two runs, each
+# with a scratch directory of its own, and find none)
 running() { kill -0 "$1" 2>/dev/null && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
-while [ -z "$(ls "$tmp/scratch")" ] && [ $i -lt 600 ] && running $pid; do
+seen=
+while [ $i -lt 600 ] && running $pid; do
+	seen=$(ls "$tmp/scratch")
+	[ -z "$seen" ] || break
 	sleep 0.1
 	i=$((i + 1))
 done
 running $pid || fail "live ended before it could be signalled: $(cat "$tmp/signalled.err")"
-[ -n "$(ls "$tmp/scratch")" ] || fail "no scratch directory appeared in 60 s: $(cat "$tmp/signalled.err")"
+[ -n "$seen" ] || fail "no scratch directory appeared in 60 s: $(cat "$tmp/signalled.err")"
 kill -TERM $pid
 wait $pid
 status=$?
