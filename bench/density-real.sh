@@ -7,7 +7,8 @@
 set -u
 HL_NAME=density-real
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/hostlib.sh"
+rec=$(cd "$here/../src/record" && pwd)	# the recorder: its scripts and built tools
+. "$rec/hostlib.sh"
 
 usage() {
 	cat <<USAGE
@@ -67,7 +68,7 @@ curve within the tolerance at every N.
   -d, --dir DIR         scratch directory's parent, on a disk filesystem
                         (default: \$TMPDIR, else /var/tmp)
       --tools DIR       the built recorder (anonsim-rec-host, uml_preload.so;
-                        default: this script's directory)
+                        default: src/record of an in-tree build)
       --anonsim PATH    the anonsim command (default: \$ANONSIM, else
                         anonsim on PATH)
       --uml PATH        the UML binary (default: /usr/bin/linux)
@@ -115,7 +116,7 @@ usage_error() { hl_log "$* (see --help)"; exit 1; }
 fail() { hl_log "$*"; exit 5; }
 
 image= layout=private hostmem= swap=256M max=8 mem=64M init=/sbin/anonsim-init
-traces= nrec= overhead= tol=5 label= outdir= parent=${TMPDIR:-/var/tmp} tools=$here
+traces= nrec= overhead= tol=5 label= outdir= parent=${TMPDIR:-/var/tmp} tools=$rec
 anonsim=${ANONSIM:-} uml=/usr/bin/linux timeout_s=300 from= memcgs=shared
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -185,7 +186,7 @@ case $nrec in in-place) ;; *[!0-9]*|0) usage_error "--record: a number of traces
 [ -n "$traces" ] || [ -n "$nrec" ] || nrec=in-place
 if [ -z "$anonsim" ]; then
 	anonsim=$(command -v anonsim || true)
-	[ -n "$anonsim" ] || [ ! -x "$here/../../anonsim" ] || anonsim=$here/../../anonsim
+	[ -n "$anonsim" ] || [ ! -x "$here/../anonsim" ] || anonsim=$here/../anonsim
 fi
 [ -n "$anonsim" ] && [ -x "$anonsim" ] || usage_error "no anonsim command: build it, or give --anonsim"
 [ -n "$label" ] || label=$(basename "$image" | sed 's/\.[^.]*$//; s/[^A-Za-z0-9_.-]/_/g')-$layout
@@ -282,7 +283,7 @@ if [ -z "$from" ] && [ "$nrec" != in-place ] && [ -z "$traces" ]; then
 		disks_make 1 || fail "cannot make a disk in $hl_scratch"
 		hl_log "recording trace $j of $nrec: $uml $(uml_args 1)"
 		# shellcheck disable=SC2046
-		hl_run record env TMPDIR="$hl_scratch" sh "$here/anonsim-record" --tools "$tools" \
+		hl_run record env TMPDIR="$hl_scratch" sh "$rec/uml/anonsim-record" --tools "$tools" \
 			--timeout "$timeout_s" --note "$note" -o "$outdir/trace-$j.gz" -- "$uml" $(uml_args 1) ||
 			fail "recording trace $j failed"
 		hl_umls_kill
@@ -430,7 +431,7 @@ run() {	# PHASE LIMIT
 	j=1
 	while [ "$j" -le "$k" ]; do
 		# shellcheck disable=SC2046
-		sh "$here/anonsim-record" --from-logs "$hl_scratch/logs-$phase-$j" --until work-done \
+		sh "$rec/uml/anonsim-record" --from-logs "$hl_scratch/logs-$phase-$j" --until work-done \
 			--reclaim "$hl_damon_state" --tools "$tools" \
 			--note "$note; UML $j of its $phase run, frozen at work-done" \
 			-o "$outdir/trace-$phase-$j.gz" -- "$uml" $(uml_args "$j") >/dev/null ||

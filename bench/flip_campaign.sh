@@ -43,8 +43,8 @@ trap 'exit 143' TERM
 # also in the binary encoding, plain, where a flip reaches the values
 mkdir "$tmp/in"
 i=0
-for f in "$srcdir"/traces/*.trace.gz "$srcdir"/tests/replay/*.trace \
-	 "$srcdir"/tests/traces/small.trace; do
+for f in "$srcdir"/traces/*.trace.gz "$srcdir"/tests/model/replay/*.trace \
+	 "$srcdir"/tests/trace/traces/small.trace; do
 	i=$((i + 1))
 	cp "$f" "$tmp/in/$i-$(basename "$f")"
 	case $f in

@@ -10,7 +10,7 @@ set -u
 anonsim=${1:-./anonsim}
 case $anonsim in /*) ;; *) anonsim=$(pwd)/$anonsim ;; esac
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
-t=$srcdir/tests/replay/density.trace
+t=$srcdir/tests/model/replay/density.trace
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/anonsim-cases.XXXXXX") || exit 1
 mnt=
 cleanup() {
@@ -155,5 +155,5 @@ run sh -c 'ulimit -v 120000 && exec "$0" replay -q --series s.csv "$1"' "$anonsi
 row "1 TiB touched, ulimit -v 120000, replay --series" $st "$(left)"
 run sh -c 'ulimit -v 120000 && exec "$0" density -m 1G -o d.csv "$1"' "$anonsim" huge.trace
 row "1 TiB touched, ulimit -v 120000, density -o" $st "$(left)"
-run sh -c 'ulimit -v 262144 && exec "$0" replay -q --check "$1"' "$anonsim" "$srcdir/tests/replay/huge.trace"
+run sh -c 'ulimit -v 262144 && exec "$0" replay -q --check "$1"' "$anonsim" "$srcdir/tests/model/replay/huge.trace"
 row "1 TiB declared, 5 events, ulimit -v 262144, replay --check" $st "$(left)"

@@ -3,7 +3,7 @@
 # Real density against "anonsim density" (README, "Real density"): 1..MAX
 # real UMLs of a busybox image and a Debian image, each with private
 # images and with copy-on-write layers over one shared image, in a memory
-# cgroup of HOST_MEM with SWAP of swap (traces/record/density-real.sh),
+# cgroup of HOST_MEM with SWAP of swap (bench/density-real.sh),
 # beside anonsim density on a trace of the same image and command line.
 # Writes OUT/CASE/ per case, OUT/table.md (the README's tables) and
 # OUT/density-real.csv, and draws PLOTS/density-real.png and .svg with
@@ -16,15 +16,15 @@
 # Environment (make density-real sets the first three): ANONSIM, TOOLS
 # (the built recorder), top_srcdir; HOST_MEM (160M), SWAP (256M), MAX (8),
 # CASES ("debian-private debian-cow busybox-private busybox-cow"), OUT
-# (top_srcdir/bench/density-real), PLOTS (top_srcdir/plots), GNUPLOT.
+# (top_srcdir/bench/results/density-real), PLOTS (top_srcdir/plots), GNUPLOT.
 set -u
 : "${ANONSIM:?run through make density-real}" "${TOOLS:?run through make density-real}"
 : "${top_srcdir:?run through make density-real}"
 hostmem=${HOST_MEM:-160M} swap=${SWAP:-256M} max=${MAX:-8}
 cases=${CASES:-debian-private debian-cow busybox-private busybox-cow}
-out=${OUT:-$top_srcdir/bench/density-real}
+out=${OUT:-$top_srcdir/bench/results/density-real}
 plots=${PLOTS:-$top_srcdir/plots}
-rec=$top_srcdir/traces/record
+images=$top_srcdir/src/record/images
 PATH=$PATH:/sbin:/usr/sbin
 
 scratch=$(mktemp -d "${TMPDIR:-/var/tmp}/anonsim-bench.XXXXXX")
@@ -37,8 +37,8 @@ die() { echo "real_density: $*" >&2; exit 5; }
 image() {	# busybox|debian: the image of that name in the scratch folder
 	[ -f "$scratch/$1.img" ] && return 0
 	case $1 in
-	busybox) sh "$rec/mkimage-busybox.sh" --sampler "$TOOLS/kpage-sampler" "$scratch/$1.img" ;;
-	debian) sh "$rec/mkimage-debian.sh" --sampler "$TOOLS/kpage-sampler" "$scratch/$1.img" >"$scratch/debootstrap.log" 2>&1 ||
+	busybox) sh "$images/mkimage-busybox.sh" --sampler "$TOOLS/kpage-sampler" "$scratch/$1.img" ;;
+	debian) sh "$images/mkimage-debian.sh" --sampler "$TOOLS/kpage-sampler" "$scratch/$1.img" >"$scratch/debootstrap.log" 2>&1 ||
 		{ tail -n 20 "$scratch/debootstrap.log" >&2; false; } ;;
 	*) false ;;
 	esac || die "cannot make the $1 image"
@@ -49,11 +49,11 @@ for c in $cases; do
 	img=${c%-*} layout=${c##*-}
 	echo "== $c" >&2
 	if [ -n "${MODEL_ONLY:-}" ]; then
-		sh "$rec/density-real.sh" --from "$out/$c" -o "$out/$c" --anonsim "$ANONSIM"
+		sh "$top_srcdir/bench/density-real.sh" --from "$out/$c" -o "$out/$c" --anonsim "$ANONSIM"
 	else
 		image "$img"
 		rm -rf "$out/$c"
-		sh "$rec/density-real.sh" -i "$scratch/$img.img" -l "$layout" -m "$hostmem" \
+		sh "$top_srcdir/bench/density-real.sh" -i "$scratch/$img.img" -l "$layout" -m "$hostmem" \
 			--swap "$swap" -n "$max" --label "$c" --tools "$TOOLS" --anonsim "$ANONSIM" \
 			-o "$out/$c" && st=0 || st=$?
 		[ -f "$out/$c/series.csv" ] && gzip -9nf "$out/$c/series.csv"

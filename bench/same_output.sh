@@ -91,7 +91,7 @@ build "$scratch/new"
 # builds from the same folder, so that names in messages are the same.
 mkdir "$scratch/in" || die "cannot make $scratch/in"
 (cd "$scratch/base" && find traces tests -type f \( -name '*.trace' -o -name '*.trace.gz' \
-	-o -name '*.atr' -o -name '*.atr.gz' -o -path 'tests/traces/*' \) | LC_ALL=C sort) \
+	-o -name '*.atr' -o -name '*.atr.gz' -o -path 'tests/*traces/*' \) | LC_ALL=C sort) \
 	>"$scratch/inputs" || die "cannot list the traces"
 while read -r f; do
 	cp "$scratch/base/$f" "$scratch/in/$(printf '%s' "$f" | tr / _)" || die "cannot copy $f"

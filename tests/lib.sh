@@ -34,23 +34,24 @@ expect_match() {
 
 finish() { [ "$failures" -eq 0 ]; exit $?; }
 
-# fuzz_short NAME DIR MAXLEN: the libFuzzer target tests/NAME on each input
-# kept in tests/DIR/ (crashes found before stay as regression inputs), then
-# a short run (15 s) seeded with them, inputs up to MAXLEN bytes; new
-# inputs go to a scratch corpus, crashes to $tmp.  Exits 77 when configure
-# found no clang with libFuzzer.
+# fuzz_short PART MAXLEN: the libFuzzer target tests/PART/fuzz on each
+# input kept in tests/PART/fuzz.corpus/ (crashes found before stay as
+# regression inputs), then a short run (15 s) seeded with them, inputs up
+# to MAXLEN bytes; new inputs go to a scratch corpus, crashes to $tmp.
+# Exits 77 when configure found no clang with libFuzzer.
 fuzz_short() {
-	fuzzer=$top_builddir/tests/$1
+	fuzzer=$top_builddir/tests/$1/fuzz
+	corpus=$top_srcdir/tests/$1/fuzz.corpus
 	[ -x "$fuzzer" ] || { echo "no libFuzzer build (configure --enable-fuzzer)"; exit 77; }
-	TMPDIR=$tmp "$fuzzer" "$top_srcdir/tests/$2"/* >"$tmp/regress.log" 2>&1 || {
+	TMPDIR=$tmp "$fuzzer" "$corpus"/* >"$tmp/regress.log" 2>&1 || {
 		tail -20 "$tmp/regress.log" >&2
-		fail "$1: a kept input fails again"
+		fail "tests/$1/fuzz: a kept input fails again"
 	}
 	mkdir "$tmp/corpus"
-	TMPDIR=$tmp "$fuzzer" -runs=20000 -max_total_time=15 -max_len="$3" -timeout=10 \
-		-artifact_prefix="$tmp/" "$tmp/corpus" "$top_srcdir/tests/$2" >"$tmp/log" 2>&1 || {
+	TMPDIR=$tmp "$fuzzer" -runs=20000 -max_total_time=15 -max_len="$2" -timeout=10 \
+		-artifact_prefix="$tmp/" "$tmp/corpus" "$corpus" >"$tmp/log" 2>&1 || {
 		tail -40 "$tmp/log" >&2
-		fail "$1 found a crash or a disagreement: keep the input under tests/$2/"
+		fail "tests/$1/fuzz found a crash or a disagreement: keep the input under tests/$1/fuzz.corpus/"
 	}
 }
 

@@ -7,7 +7,7 @@
  *   - inside a kernel tree (__KERNEL__): the real kernel headers below;
  *   - freestanding (-ffreestanding -nostdinc), to prove no libc slipped in;
  *   - in the simulator, against the userspace implementation in
- *     src/model/kapi_user.c, which counts pages by kind and injects failures.
+ *     src/kernel/user/kapi_user.c, which counts pages by kind and injects failures.
  *
  * Page kinds exist only for accounting: the kernel build ignores them.
  */

@@ -11,7 +11,7 @@
 
 #include "model/core_check.h"
 #include "model/fault.h"
-#include "model/kapi_user.h"
+#include "kernel/user/kapi_user.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 

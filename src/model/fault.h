@@ -5,7 +5,7 @@
  * as they should (the file, the event, the page and what broke; exit 3).
  *
  * Built only into the test programs (ANONSIM_FAULT_INJECT defined,
- * tests/model_fault.c among their sources); in anonsim itself the hooks compile to nothing.
+ * tests/model/fault.c among their sources); in anonsim itself the hooks compile to nothing.
  * The test names one fault in the environment:
  *
  *   ANONSIM_FAULT=KIND:EVENT:PAGE

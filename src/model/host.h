@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "kernel/shmem_table.h"
-#include "model/kapi_user.h"
+#include "kernel/user/kapi_user.h"
 #include "model/pagecache.h"
 
 enum mem_cat {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "model/instance.h"
-#include "strategy/strategy.h"
+#include "model/strategy.h"
 #include "util/xalloc.h"
 
 #define PG_SHIFT 12

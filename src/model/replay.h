@@ -26,7 +26,7 @@
 
 #include "model/host.h"
 #include "model/instance.h"
-#include "strategy/strategy.h"
+#include "model/strategy.h"
 
 struct replay_result;
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # hostlib.sh - what a run of real UMLs changes on the host, and its undoing.
-# Sourced by the scripts of traces/record; POSIX sh.
+# Sourced by the recorder scripts (src/record, bench/density-real.sh); POSIX sh.
 #
 # A memory cgroup (v1) with or without a limit, a freezer cgroup per UML,
 # a swap file, DAMON proactive reclaim paused, scratch files: each is

@@ -6,7 +6,7 @@
 #ifndef ANONSIM_STRATEGY_REGISTRY_H
 #define ANONSIM_STRATEGY_REGISTRY_H
 
-#include "strategy/strategy.h"
+#include "model/strategy.h"
 
 extern const struct strategy strategy_read_copy;
 extern const struct strategy strategy_devanon;

@@ -4,7 +4,7 @@
  */
 #include <config.h>
 
-#include "strategy/strategy.h"
+#include "model/strategy.h"
 #include "strategy/ubd_mmap.h"
 
 #define PG_SIZE 4096u

@@ -21,7 +21,7 @@ for c in "" replay density fidelity reproduce selftest trace "trace gen"; do
 	expect_match "$out" "$table"
 done
 
-t=$top_srcdir/tests/replay/density.trace
+t=$top_srcdir/tests/model/replay/density.trace
 expect_status 1 "$ANONSIM" fidelity --tmpfs-tolerance nan "$t"
 expect_status 1 "$ANONSIM" fidelity --cache-tolerance inf "$t"
 expect_status 1 "$ANONSIM" replay -m 0 "$t"

@@ -11,7 +11,7 @@ limit=120000	# KiB of address space
 cd "$tmp" || exit 1
 
 # a small replay fits under the limit ...
-(ulimit -v $limit && "$ANONSIM" replay -q "$src/tests/replay/basic.trace") >/dev/null 2>&1 || {
+(ulimit -v $limit && "$ANONSIM" replay -q "$src/tests/model/replay/basic.trace") >/dev/null 2>&1 || {
 	echo "anonsim cannot replay a small trace under ulimit -v $limit (a sanitizer build?)"
 	exit 77
 }

@@ -7,7 +7,7 @@
 # SIGTERM and SIGHUP remove the temporary files and exit 128 + signal.
 . "${top_srcdir:-.}/tests/lib.sh"
 src=$(cd "$top_srcdir" && pwd)
-t=$src/tests/replay/density.trace
+t=$src/tests/model/replay/density.trace
 cd "$tmp" || exit 1
 
 if [ -w /dev/full ]; then

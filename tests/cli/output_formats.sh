@@ -5,15 +5,15 @@
 # with the version, the command line, the inputs and each trace's header,
 # then the results at full precision; "never" is a JSON null and an empty
 # CSV field; --csv with --json is refused; - reads standard input.
-# Figures: tests/replay/basic.trace and density.trace work them out.
+# Figures: tests/model/replay/basic.trace and density.trace work them out.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v jq >/dev/null || { echo "jq is not installed"; exit 77; }
-basic=$top_srcdir/tests/replay/basic.trace
-dens=$top_srcdir/tests/replay/density.trace
-mid=$top_srcdir/tests/fidelity-traces/mid-footprint.trace
+basic=$top_srcdir/tests/model/replay/basic.trace
+dens=$top_srcdir/tests/model/replay/density.trace
+mid=$top_srcdir/tests/model/fidelity/mid-footprint.trace
 conf=$top_srcdir/traces/reproduce.conf
 version=$("$ANONSIM" --version | awk '{ print $2 }')
-phases=$top_srcdir/tests/live-traces/phases.trace
+phases=$top_srcdir/tests/live/traces/phases.trace
 # anonsim live runs on Linux only; its scratch files go on a disk filesystem
 live=
 if "$ANONSIM" --help | grep -q '^ *live '; then

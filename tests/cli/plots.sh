@@ -10,7 +10,7 @@ if [ -z "$GNUPLOT" ]; then
 	echo "gnuplot not found: plots not tested"
 	exit 77
 fi
-trace=$top_srcdir/tests/replay/density.trace
+trace=$top_srcdir/tests/model/replay/density.trace
 
 expect_status 0 "$ANONSIM" replay -q --series "$tmp/timeline.csv" \
 	--series-step 0.00001 -n 3 "$trace"

@@ -3,7 +3,7 @@
 # anonsim replay from the command line: output forms, errors, no half-written
 # series file.  Page counts of basic.trace are worked out in its header.
 . "${top_srcdir:-.}/tests/lib.sh"
-basic="$top_srcdir/tests/replay/basic.trace"
+basic="$top_srcdir/tests/model/replay/basic.trace"
 
 # punch on basic.trace: tmpfs 2 + cache 3 = 5 pages; mmap 2, punch 1
 expect_status 0 "$ANONSIM" replay -q --csv --pages -s punch "$basic"
@@ -20,7 +20,7 @@ expect_match "$out" 'devanon/fixed +devanon/posted'
 expect_status 0 "$ANONSIM" replay -q -s read-copy --series "$tmp/s.csv" --series-step 0.00001 "$basic"
 [ "$(head -n 1 "$tmp/s.csv")" = "strategy,time_s,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,overhead_mib,total_mib,swap_used_mib" ] ||
 	fail "series header: $(head -n 1 "$tmp/s.csv")"
-corrupt="$top_srcdir/tests/traces/corrupt/bad-crc.trace.gz"
+corrupt="$top_srcdir/tests/trace/traces/corrupt/bad-crc.trace.gz"
 expect_status 2 "$ANONSIM" replay -q --series "$tmp/t.csv" "$corrupt"
 expect_match "$err" 'bad-crc.trace.gz: corrupt gzip stream'
 [ -z "$(ls "$tmp" | grep '^t\.csv')" ] || fail "a failed replay left a series file"
@@ -28,7 +28,7 @@ expect_match "$err" 'bad-crc.trace.gz: corrupt gzip stream'
 # cost follows the pages a trace uses, not the sizes it declares: four
 # events on 1 TiB of memory and disk replay in 256 MiB of address space
 # (not under the sanitizers, which reserve terabytes for their shadow)
-huge="$top_srcdir/tests/replay/huge.trace"
+huge="$top_srcdir/tests/model/replay/huge.trace"
 if ! grep -q __asan_init "$ANONSIM" 2>/dev/null; then
 	for s in "read-copy 4 2 6" "devanon 2 2 6"; do
 		set -- $s

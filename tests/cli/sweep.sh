@@ -4,7 +4,7 @@
 # header), the same file from one process, from -j 1, from jobs run by GNU
 # parallel and from the Slurm array script run task by task; merge errors.
 . "${top_srcdir:-.}/tests/lib.sh"
-basic="$top_srcdir/tests/replay/basic.trace"
+basic="$top_srcdir/tests/model/replay/basic.trace"
 boot="$top_srcdir/traces/debian-boot-64M.trace.gz"
 grid="-s read-copy,punch,devanon -m unlimited,160M --swap 64M -n 1,3 --check"
 

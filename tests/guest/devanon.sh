@@ -15,11 +15,11 @@
 # devanon runs the hand-made live traces and a shipped trace against the
 # simulator.  The UML and everything it made go on exit and on signals.
 . "${top_srcdir:-.}/tests/lib.sh"
-. "$top_srcdir/tests/kernel_lib.sh"
+. "$top_srcdir/tests/guest/lib.sh"
 need_kernel
 
 guest=$top_builddir/tests/guest/devanon_guest
-steps=$top_builddir/tests/kernel_model_steps
+steps=$top_builddir/tests/guest/model_steps
 [ -x "$guest" ] && [ -x "$steps" ] || { echo "SKIP: the guest test programs were not built (Linux only)"; exit 77; }
 command -v setsid >/dev/null 2>&1 || { echo "SKIP: setsid (util-linux) is not installed"; exit 77; }
 PATH=$PATH:/sbin:/usr/sbin
@@ -61,8 +61,8 @@ mkswap "$tmp/swap.img" >/dev/null || fail "mkswap failed"
 cat >"$tmp/then.sh" <<EOF
 echo 0 >/sys/block/ubdb/queue/read_ahead_kb || exit 1
 rc=0
-for t in "$top"/tests/live-traces/*.trace \
-	 \$(ls "$top"/tests/replay/*.trace | grep -v '/huge.trace\$') \
+for t in "$top"/tests/live/traces/*.trace \
+	 \$(ls "$top"/tests/model/replay/*.trace | grep -v '/huge.trace\$') \
 	 "$top"/tests/guest/steps.trace "$top"/traces/debian-boot-64M.trace.gz; do
 	echo "live: \$t"
 	"$anonsim" live --strategy devanon --dir "$tmp/scratch" "\$t"
@@ -112,7 +112,7 @@ diff "$tmp/model.steps" "$tmp/guest.steps" >"$tmp/d2" ||
 # the same steps through anonsim replay: no simulator failure, everything freed
 expect_status 0 "$ANONSIM" replay --strategy devanon --variant fixed --check --csv --pages \
 	"$top/tests/guest/steps.trace"
-live_want=$(($(ls "$top"/tests/live-traces/*.trace "$top"/tests/replay/*.trace | grep -vc '/huge.trace$') + 2))
+live_want=$(($(ls "$top"/tests/live/traces/*.trace "$top"/tests/model/replay/*.trace | grep -vc '/huge.trace$') + 2))
 live_got=$(grep -c '^live: exit 0$' "$tmp/console.txt")
 [ "$live_got" -eq "$live_want" ] || fail "anonsim live passed $live_got traces of $live_want in the guest"
 echo "$(wc -l <"$tmp/guest.steps") steps agree page for page; anonsim live: $live_got of $live_want traces agree"

@@ -2,7 +2,7 @@
 /*
  * devanon_guest.c - the init of a UML guest that tests /dev/anon for real.
  *
- * Booted with the host's tree as a read-only hostfs root (tests/kernel_guest.sh),
+ * Booted with the host's tree as a read-only hostfs root (tests/guest/devanon.sh),
  * it mounts /proc, /sys and /dev, and the ext2 disk ubdb on the directory
  * named by guest_scratch= (anonsim live wants a disk filesystem), runs the
  * scenario below on /dev/anon, then the script named by guest_then= (anonsim

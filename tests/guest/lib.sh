@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# tests/kernel_lib.sh - for the tests of /dev/anon in a real kernel: source
+# tests/guest/lib.sh - for the tests of /dev/anon in a real kernel: source
 # after tests/lib.sh.  Finds the UML kernel that src/kernel/linux/build-uml.sh
 # built in $KERNEL_DIR; without one the test skips (77), or fails under
 # make check-kernel (KERNEL_REQUIRED=1), which builds it first.

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * kernel_model_steps.c - what the model's devanon (fixed) holds at each
+ * model_steps.c - what the model's devanon (fixed) holds at each
  * phase of a one-instance trace, page by page, in the line format the
  * /dev/anon guest test prints for the real driver (tests/guest/report.h):
  *
  *   step NAME resident RANGES counts RUNS tables N
  *
- * Usage: kernel_model_steps TRACE.  The replay is `anonsim replay
+ * Usage: model_steps TRACE.  The replay is `anonsim replay
  * --strategy devanon --variant fixed --check`; each line shows the state
  * before the phase event, after everything before it.
  */
@@ -57,17 +57,17 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: kernel_model_steps TRACE\n");
+		fprintf(stderr, "usage: model_steps TRACE\n");
 		return EXIT_USAGE;
 	}
 	rc = replay_run(argv + 1, 1, strategy_find("devanon"), ANON_FIXED, &o, &r,
 			err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "kernel_model_steps: %s\n", err);
+		fprintf(stderr, "model_steps: %s\n", err);
 		return rc;
 	}
 	if (replay_failed(&r)) {
-		fprintf(stderr, "kernel_model_steps: %s\n", r.find.first_other);
+		fprintf(stderr, "model_steps: %s\n", r.find.first_other);
 		return EXIT_INTERNAL;
 	}
 	return 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report.h - one line per step of the /dev/anon guest test, printed alike
- * by the guest for the real driver and by tests/kernel_model_steps for the
+ * by the guest for the real driver and by tests/guest/model_steps for the
  * model, so that the two can be compared as text:
  *
  *   step NAME resident RANGES counts RUNS tables N

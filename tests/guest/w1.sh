@@ -7,7 +7,7 @@
 # warning only W=1 gives must fail the same way, so the flags are known to
 # bite.
 . "${top_srcdir:-.}/tests/lib.sh"
-. "$top_srcdir/tests/kernel_lib.sh"
+. "$top_srcdir/tests/guest/lib.sh"
 need_kernel
 
 top=$(cd "$top_srcdir" && pwd)

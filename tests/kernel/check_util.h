@@ -9,7 +9,7 @@
 #include <check.h>
 
 #include "kernel/anon.h"
-#include "model/kapi_user.h"
+#include "kernel/user/kapi_user.h"
 
 /* The context every test runs in: set up fresh by ctx_setup(). */
 static struct kapi_ctx ctx;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fuzz_kernel.c - libFuzzer target: src/kernel's block tables and map
+ * tests/kernel/fuzz.c - libFuzzer target: src/kernel's block tables and map
  * counts driven by arbitrary operation sequences (swap out and in, lookup,
  * mmap, munmap, touch, punch, truncate, around every boundary of the
  * table), each checked against a flat-array model (core_check.h).  The
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (core_check_differential_data(data[0] & 1 ? &shmem_geom_i386 : &shmem_geom_x86_64,
 					 data + 1, size - 1, data[0] & 2 ? &enomem : NULL,
 					 err, sizeof(err))) {
-		fprintf(stderr, "fuzz_kernel: %s\n", err);
+		fprintf(stderr, "tests/kernel/fuzz: %s\n", err);
 		abort();
 	}
 	return 0;

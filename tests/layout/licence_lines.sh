@@ -5,7 +5,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 n=0
-for f in $(cd "$top_srcdir" && find src tests bench traces/record plots \
+for f in $(cd "$top_srcdir" && find src tests bench plots \
 	\( -name '*.c' -o -name '*.h' -o -name '*.sh' -o -name '*.awk' -o -name '*.gp' \
 	   -o -name '*.in' -o -name anonsim-record \) -type f | sort) \
 	Makefile.am configure.ac quickstart.sh .ci/run; do

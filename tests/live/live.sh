@@ -3,7 +3,7 @@
 # anonsim live against the model: tmpfs pages equal and page cache within
 # 2 % at every phase and at the end, on the hand-made and shipped traces,
 # under every strategy that runs live; exact tmpfs figures worked out in
-# tests/live-traces/phases.trace, in CSV and in JSON (through jq); the
+# tests/live/traces/phases.trace, in CSV and in JSON (through jq); the
 # scratch files and the -o output's temporary file removed, also on a signal.
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -12,7 +12,7 @@
 	exit 77
 }
 mkdir "$tmp/scratch"
-phases="$top_srcdir/tests/live-traces/phases.trace"
+phases="$top_srcdir/tests/live/traces/phases.trace"
 
 # check_rows CSV ROWS: every row within tolerance (tmpfs equal, cache 2 %)
 check_rows() {
@@ -75,7 +75,7 @@ expect_status 1 "$ANONSIM" live -o "$phases" "$phases"
 expect_match "$err" "^anonsim live: .*phases.trace: the output is also the input"
 
 # the other hand-made traces (the end only) and the shipped ones
-for t in "$top_srcdir"/tests/replay/*.trace; do
+for t in "$top_srcdir"/tests/model/replay/*.trace; do
 	expect_status 0 "$ANONSIM" live --csv -d "$tmp/scratch" "$t"
 	printf '%s\n' "$out" >"$tmp/hand.csv"
 	check_rows "$tmp/hand.csv" 4
@@ -130,7 +130,7 @@ fi
 expect_status 2 "$ANONSIM" live -d "$tmp/scratch" "$tmp/missing.trace"
 expect_match "$err" 'missing.trace: No such file or directory'
 expect_status 2 "$ANONSIM" live -d "$tmp/scratch" \
-	"$top_srcdir/tests/traces/corrupt/truncated-record.atr"
+	"$top_srcdir/tests/trace/traces/corrupt/truncated-record.atr"
 expect_match "$err" 'truncated-record.atr: record'
 [ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left after errors: $(ls "$tmp/scratch")"
 finish

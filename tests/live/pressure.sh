@@ -95,7 +95,7 @@ grep -q "$tmp/scratch" /proc/swaps && fail "the swap file is still on after SIGI
 # instance adding the first's 5); the cgroup's pages given, nothing judged,
 # the overhead the probe measured in each result, in whole pages
 if command -v jq >/dev/null; then
-	phases=$top_srcdir/tests/live-traces/phases.trace
+	phases=$top_srcdir/tests/live/traces/phases.trace
 	expect_status 0 "$ANONSIM" live --json -o "$tmp/cg.json" -s punch -n 2 -m 64M --swap 0 \
 		-d "$tmp/scratch" "$phases"
 	got=$(jq -c '[.inputs.host_mem_mib, .inputs.swap_mib, .inputs.overhead_mib, .inputs.instances,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * check_density.c - density sweeps of tests/replay/density.trace, each
+ * check_density.c - density sweeps of tests/model/replay/density.trace, each
  * value worked out in the comment at the top of that trace.
  */
 #include <config.h>
@@ -40,7 +40,7 @@ static void sweep(const char *strategy, unsigned jobs)
 	unsigned i;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/tests/replay/density.trace", top ? top : ".");
+	snprintf(path, sizeof(path), "%s/tests/model/replay/density.trace", top ? top : ".");
 	rc = density_sweep(paths, 1, strategy_find(strategy), ANON_FIXED, &opts,
 			   MAX_N, jobs, pt, &filled, &density, err, sizeof(err));
 	ck_assert_msg(rc == 0, "density sweep failed: %s", err);
@@ -240,7 +240,7 @@ START_TEST(bad_data_fails_the_sweep)
 	static char path[4096];
 	const char *top = getenv("top_srcdir");
 
-	snprintf(path, sizeof(path), "%s/tests/traces/corrupt/time-backwards.trace",
+	snprintf(path, sizeof(path), "%s/tests/trace/traces/corrupt/time-backwards.trace",
 		 top ? top : ".");
 	sweep_fails_with(path, ":9: time 19 goes backwards (previous event at 20)");
 }
@@ -300,7 +300,7 @@ static void bisect(const char *strategy, unsigned jobs)
 	char err[512];
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/tests/replay/density.trace", top ? top : ".");
+	snprintf(path, sizeof(path), "%s/tests/model/replay/density.trace", top ? top : ".");
 	rc = density_bisect(paths, 1, strategy_find(strategy), ANON_FIXED, &opts,
 			    MAX_N, jobs, pt, &filled, &density, order, err, sizeof(err));
 	ck_assert_msg(rc == 0, "bisection failed: %s", err);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * check_replay.c - replay of the hand-made traces in tests/replay/, each
+ * check_replay.c - replay of the hand-made traces in tests/model/replay/, each
  * expected value worked out in the comment at the top of its trace.
  */
 #include <config.h>
@@ -37,7 +37,7 @@ static struct replay_result run(const char *trace, const char *strategy,
 	char err[512];
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/tests/replay/%s", top ? top : ".", trace);
+	snprintf(path, sizeof(path), "%s/tests/model/replay/%s", top ? top : ".", trace);
 	rc = replay_run(paths, 1, strategy_find(strategy), v, &opts, &r, err, sizeof(err));
 	ck_assert_msg(rc == 0, "replay of %s failed: %s", trace, err);
 	ck_assert_msg(!replay_failed(&r), "%s %s: %s", trace, r.label, r.find.first_other);
@@ -152,8 +152,8 @@ START_TEST(shared_backing_other_size)
 	const char *top = getenv("top_srcdir");
 	struct replay_result r;
 
-	snprintf(a, sizeof(a), "%s/tests/replay/shared.trace", top ? top : ".");
-	snprintf(b, sizeof(b), "%s/tests/replay/shared-bigger.trace", top ? top : ".");
+	snprintf(a, sizeof(a), "%s/tests/model/replay/shared.trace", top ? top : ".");
+	snprintf(b, sizeof(b), "%s/tests/model/replay/shared-bigger.trace", top ? top : ".");
 	ck_assert_int_eq(replay_run(paths, 2, strategy_find("read-copy"), ANON_FIXED,
 				    &opts, &r, err, sizeof(err)), EXIT_DATA);
 	ck_assert_str_eq(err + strlen(b), ": device ubda: backing 'shared-image' is shared with a smaller device");
@@ -243,7 +243,7 @@ START_TEST(policy_24_swaps_first)
 }
 END_TEST
 
-/* tests/replay/policy.trace works the figures out */
+/* tests/model/replay/policy.trace works the figures out */
 START_TEST(policy_modern_reclaims_in_clusters)
 {
 	struct replay_result r;
@@ -259,7 +259,7 @@ START_TEST(policy_modern_reclaims_in_clusters)
 }
 END_TEST
 
-/* tests/replay/active.trace: a page read twice is active, kept over newer ones */
+/* tests/model/replay/active.trace: a page read twice is active, kept over newer ones */
 START_TEST(policy_modern_keeps_active_cache)
 {
 	struct replay_result r;
@@ -289,7 +289,7 @@ START_TEST(no_memory_limit_never_swaps)
 }
 END_TEST
 
-/* tests/replay/host.trace: host events charged, and released, as overhead */
+/* tests/model/replay/host.trace: host events charged, and released, as overhead */
 START_TEST(host_events_charge_overhead)
 {
 	struct replay_result r;
@@ -324,7 +324,7 @@ START_TEST(host_events_charge_overhead)
 }
 END_TEST
 
-/* tests/replay/host-anon.trace: host processes' anonymous pages are swapped */
+/* tests/model/replay/host-anon.trace: host processes' anonymous pages are swapped */
 START_TEST(host_anon_pages_swap)
 {
 	struct replay_result r;
@@ -353,7 +353,7 @@ START_TEST(host_anon_pages_swap)
 }
 END_TEST
 
-/* tests/replay/host-anon-many.trace: none lost while the list compacts */
+/* tests/model/replay/host-anon-many.trace: none lost while the list compacts */
 START_TEST(host_anon_pages_many)
 {
 	struct replay_result r;

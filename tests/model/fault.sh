@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# A broken simulator is reported as one: tests/anonsim_fault is anonsim with
+# A broken simulator is reported as one: tests/model/anonsim_fault is anonsim with
 # the fault hooks of src/model/fault.h, which break one piece of the model's
 # state (ANONSIM_FAULT=KIND:EVENT:PAGE, before event EVENT of instance 0).
 # replay --check must then name the strategy, the instance, the page, what
 # disagrees, the trace, the event index and its text, and exit 3; selftest
 # must name the check and exit 3.  Every message below is worked out from
-# the traces' events (tests/replay/basic.trace, swapread.trace):
+# the traces' events (tests/model/replay/basic.trace, swapread.trace):
 #
 # basic.trace, 256 pages: event 0 "0 mmap 0x60000000 1048576 0" maps all
 # of memory (map counts 1; the counts need an indirect and a leaf table
@@ -16,10 +16,10 @@
 # event 3 "30 free 101 1" (devanon: maps the memory file back at page 101,
 # count 1; read-copy: nothing).
 . "${top_srcdir:-.}/tests/lib.sh"
-fault=$top_builddir/tests/anonsim_fault
+fault=$top_builddir/tests/model/anonsim_fault
 [ -x "$fault" ] || { fail "$fault was not built"; finish; }
-basic=$top_srcdir/tests/replay/basic.trace
-swapread=$top_srcdir/tests/replay/swapread.trace
+basic=$top_srcdir/tests/model/replay/basic.trace
+swapread=$top_srcdir/tests/model/replay/swapread.trace
 devanon="-s devanon --variant fixed"
 
 # expect_failure FAULT MESSAGE ARGS...: replay under FAULT exits 3 with

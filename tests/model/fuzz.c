@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fuzz_replay.c - libFuzzer target: the contract between "anonsim trace
+ * tests/model/fuzz.c - libFuzzer target: the contract between "anonsim trace
  * check" and "anonsim replay --check".  The bytes are a trace (either
  * encoding, plain or gzip); the validator decodes it as check does, and a
  * trace it accepts is replayed under every strategy and variant of the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# traces/record/density-real.sh on one and two busybox UMLs (private
+# bench/density-real.sh on one and two busybox UMLs (private
 # images, 96 MiB memory cgroup, 64 MiB swap): the traces it records of
 # the UMLs it measures, its real figures and the model's beside them, and
 # a host left as it was found, after the run and after SIGTERM in the
@@ -12,8 +12,8 @@
 
 skip() { echo "SKIP: $*"; exit 77; }
 
-rec=$top_srcdir/traces/record
-tools=$top_builddir/traces/record
+rec=$top_srcdir/src/record
+tools=$top_builddir/src/record
 [ "$(uname -s)" = Linux ] || skip "needs a Linux host"
 [ "$(id -u)" = 0 ] || skip "needs root: a memory cgroup and a swap file"
 [ -x /usr/bin/linux ] || skip "user-mode-linux is not installed (/usr/bin/linux)"
@@ -39,10 +39,10 @@ host_left() {
 	ls "$tmp" | grep '^anonsim-density'
 	ps -eo pid,args | grep -v grep | grep -e "ubd0=$tmp/" -e "$tmp/anonsim-density"
 }
-expect_status 0 sh "$rec/mkimage-busybox.sh" --sampler "$tools/kpage-sampler" "$tmp/bb.img"
+expect_status 0 sh "$rec/images/mkimage-busybox.sh" --sampler "$tools/kpage-sampler" "$tmp/bb.img"
 
 # 0: density and curve agree; 4: they do not (reported, not judged here)
-sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 --label bb \
+sh "$top_srcdir/bench/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 --label bb \
 	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/res" >"$tmp/log1" 2>&1 &
 pid=$!
 wait $pid
@@ -106,13 +106,13 @@ bad=$(printf '%s\n' "$free" | awk -F, '
 # the model replays these very boots: its tmpfs after N boots is the
 # cgroup's shmem to the page (the trace holds every page the recorder saw
 # resident up to work-done, where the UML was frozen; 32 of 32 boots of
-# bench/density-real agree so)
+# bench/results/density-real agree so)
 bad=$(awk -F, 'FNR == 1 { next } FILENAME ~ /real-free/ { sh[$1] = $5; next }
 	$3 * 1048576 != sh[$2] { print "N = " $2 ": model tmpfs " $3 " MiB, real shmem " sh[$2] " bytes" }' \
 	"$o/real-free.csv" "$o/model-free.csv")
 [ -z "$bad" ] || fail "$bad"
 # the limited run: UML 1 (40-47 MiB after its boot, 59-67 MiB at the peak
-# of its burst of host processes: traces/record/boot-burst.sh) fits in
+# of its burst of host processes: src/record/uml/boot-burst.sh) fits in
 # 96 MiB; it stops at 2
 expect_match "$(sed 1d "$o/real-limited.csv" | cut -d, -f1 | tr '\n' ' ')" '^1 2 $'
 expect_match "$(sed -n 2p "$o/real-limited.csv")" '^1,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,0,$'
@@ -130,7 +130,7 @@ cmp -s "$tmp/model-free.csv" "$o/model-free.csv" || fail "model-free.csv is not 
 	fail "anonsim density -m failed"
 cmp -s "$tmp/model.csv" "$o/model.csv" || fail "model.csv is not anonsim density -m's output"
 # --from on the run's own output: the same model, the same summary
-sh "$rec/density-real.sh" --from "$o" --anonsim "$ANONSIM" -o "$tmp/res-from" >/dev/null 2>&1
+sh "$top_srcdir/bench/density-real.sh" --from "$o" --anonsim "$ANONSIM" -o "$tmp/res-from" >/dev/null 2>&1
 st=$?
 [ $st -eq 0 ] || [ $st -eq 4 ] || fail "density-real.sh --from exited $st"
 for f in model-free.csv model.csv compare.csv summary.txt; do
@@ -156,7 +156,7 @@ expect_match "$(tail -n 1 "$o/summary.txt")" "^model density with each trace fir
 # a trace without host events: the fixed overhead of UML 1 (usage -
 # shmem - image page cache, in KiB rounded up), from the same real figures
 gzip -dc "$o/trace-free-1.gz" | grep -v '^[0-9]* host ' >"$tmp/nohost.trace"
-sh "$rec/density-real.sh" --from "$o" -t "$tmp/nohost.trace" --anonsim "$ANONSIM" \
+sh "$top_srcdir/bench/density-real.sh" --from "$o" -t "$tmp/nohost.trace" --anonsim "$ANONSIM" \
 	-o "$tmp/res-nohost" >/dev/null 2>&1
 st=$?
 [ $st -eq 0 ] || [ $st -eq 4 ] || fail "density-real.sh --from exited $st"
@@ -170,7 +170,7 @@ expect_match "$(head -n 1 "$tmp/res-nohost/summary.txt")" \
 
 # a given trace (-t): UMLs booted without the recorder, the model on that
 # trace for both runs, nothing recorded
-sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 1 -t "$o/trace-free-1.gz" \
+sh "$top_srcdir/bench/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 1 -t "$o/trace-free-1.gz" \
 	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/res-t" >"$tmp/log-t" 2>&1 &
 pid=$!
 wait $pid
@@ -187,7 +187,7 @@ cmp -s "$tmp/model-t.csv" "$tmp/res-t/model.csv" || fail "-t: model.csv is not a
 # SIGTERM while UML 1 of the free run boots under the recorder, in a
 # memory cgroup of its own (--memcg-per-uml): exit 143, nothing left
 # (recorder, log writer and UML 1's cgroup among it)
-sh "$rec/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 --memcg-per-uml \
+sh "$top_srcdir/bench/density-real.sh" -i "$tmp/bb.img" -m 96M --swap 64M -n 2 --memcg-per-uml \
 	-d "$tmp" --tools "$tools" --anonsim "$ANONSIM" -o "$tmp/res2" 2>"$tmp/err2" &
 pid=$!
 i=0

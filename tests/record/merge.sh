@@ -7,8 +7,8 @@
 # recorder is not built (not Linux).
 . "${top_srcdir:-.}/tests/lib.sh"
 
-rec=$top_srcdir/traces/record
-tools=$top_builddir/traces/record
+rec=$top_srcdir/src/record
+tools=$top_builddir/src/record
 [ -x "$tools/anonsim-rec-host" ] && [ -f "$tools/uml_preload.so" ] ||
 	{ echo "SKIP: the recorder was not built (Linux only)"; exit 77; }
 command -v setarch >/dev/null 2>&1 || { echo "SKIP: setarch (util-linux) is not installed"; exit 77; }
@@ -50,7 +50,7 @@ EOF
 record() {	# OUT ARGS...: --from-logs the hand-made logs
 	_out=$1
 	shift
-	sh "$rec/anonsim-record" --tools "$tools" --from-logs "$logs" "$@" -o "$_out" -- \
+	sh "$rec/uml/anonsim-record" --tools "$tools" --from-logs "$logs" "$@" -o "$_out" -- \
 		/bin/true mem=64M ubd0="$tmp/disk.img"
 }
 events() { sed -n '/^events$/,$p' "$1" | sed 1d | tr '\n' '|'; }

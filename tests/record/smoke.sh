@@ -7,8 +7,8 @@
 
 skip() { echo "SKIP: $*"; exit 77; }
 
-rec=$top_srcdir/traces/record
-tools=$top_builddir/traces/record
+rec=$top_srcdir/src/record
+tools=$top_builddir/src/record
 [ "$(uname -s)" = Linux ] || skip "the recorder needs a Linux host"
 [ -x /usr/bin/linux ] || skip "user-mode-linux is not installed (/usr/bin/linux)"
 command -v mke2fs >/dev/null 2>&1 || [ -x /sbin/mke2fs ] || skip "mke2fs (e2fsprogs) is not installed"
@@ -18,8 +18,8 @@ command -v setarch >/dev/null 2>&1 || skip "setarch (util-linux) is not installe
 	[ -x "$tools/kpage-sampler" ] || skip "the recorder was not built"
 PATH=$PATH:/sbin:/usr/sbin
 
-expect_status 0 sh "$rec/mkimage-busybox.sh" --sampler "$tools/kpage-sampler" "$tmp/bb.img"
-expect_status 0 sh "$rec/anonsim-record" --tools "$tools" --timeout 60 \
+expect_status 0 sh "$rec/images/mkimage-busybox.sh" --sampler "$tools/kpage-sampler" "$tmp/bb.img"
+expect_status 0 sh "$rec/uml/anonsim-record" --tools "$tools" --timeout 60 \
 	--keep "$tmp/raw" -o "$tmp/bb.trace.gz" -- \
 	/usr/bin/linux mem=64M ubd0="$tmp/bb.img" root=/dev/ubda rw \
 	init=/sbin/anonsim-init con=null con0=fd:0,fd:1

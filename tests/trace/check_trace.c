@@ -568,7 +568,7 @@ START_TEST(share_bad_data)
 	size_t n;
 	int end, i;
 
-	snprintf(path, sizeof(path), "%s/tests/traces/corrupt/%s", top ? top : ".", bad[_i]);
+	snprintf(path, sizeof(path), "%s/tests/trace/traces/corrupt/%s", top ? top : ".", bad[_i]);
 	want = read_all(path, &n, &end, msg, sizeof(msg));
 	ck_assert_int_eq(end, -1);
 	ck_assert_uint_eq(n, _i == 0 ? 3 : 4);

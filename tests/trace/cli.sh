@@ -4,7 +4,7 @@
 # its comments), convert moves between the four forms without changing a
 # thing and leaves nothing behind when it fails, usage errors exit 1.
 . "${top_srcdir:-.}/tests/lib.sh"
-small=$top_srcdir/tests/traces/small.trace
+small=$top_srcdir/tests/trace/traces/small.trace
 
 expect_status 0 "$ANONSIM" trace check "$small"
 [ "$out" = "$small: ok, 14 events" ] || fail "check: $out"
@@ -63,8 +63,8 @@ gzip -dc "$tmp/c.trace.gz" | diff "$tmp/small.cat" - >&2 || fail "gzip -dc c.tra
 
 # a failed convert leaves neither output nor temporary file
 mkdir "$tmp/conv"
-expect_status 2 "$ANONSIM" trace convert "$top_srcdir/tests/traces/corrupt/truncated-record.atr" "$tmp/conv/x.trace"
-expect_status 2 "$ANONSIM" trace convert "$top_srcdir/tests/traces/corrupt/time-backwards.trace" "$tmp/conv/x.atr.gz"
+expect_status 2 "$ANONSIM" trace convert "$top_srcdir/tests/trace/traces/corrupt/truncated-record.atr" "$tmp/conv/x.trace"
+expect_status 2 "$ANONSIM" trace convert "$top_srcdir/tests/trace/traces/corrupt/time-backwards.trace" "$tmp/conv/x.atr.gz"
 expect_status 2 "$ANONSIM" trace convert "$tmp/missing.trace" "$tmp/conv/x.atr"
 expect_match "$err" "missing.trace: No such file or directory"
 expect_status 5 "$ANONSIM" trace convert "$small" "$tmp/no/such/dir/x.atr"
@@ -72,7 +72,7 @@ expect_match "$err" "x.atr: cannot create a temporary file beside it"
 [ -z "$(ls "$tmp/conv")" ] || fail "failed converts left $(ls "$tmp/conv")"
 # an existing output survives a failed convert untouched
 cp "$small" "$tmp/conv/keep.trace"
-expect_status 2 "$ANONSIM" trace convert "$top_srcdir/tests/traces/corrupt/zero-count.trace" "$tmp/conv/keep.trace"
+expect_status 2 "$ANONSIM" trace convert "$top_srcdir/tests/trace/traces/corrupt/zero-count.trace" "$tmp/conv/keep.trace"
 cmp -s "$small" "$tmp/conv/keep.trace" || fail "failed convert changed its output"
 [ "$(ls "$tmp/conv")" = keep.trace ] || fail "failed convert left $(ls "$tmp/conv")"
 

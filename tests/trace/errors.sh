@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The corrupt corpus: every file under tests/traces/corrupt/ is refused by
+# The corrupt corpus: every file under tests/trace/traces/corrupt/ is refused by
 # check, stat, cat and convert with exit status 2 and exactly this message
 # (file, place, what is wrong).  A file of the corpus without a line here
 # fails the test.
 . "${top_srcdir:-.}/tests/lib.sh"
-dir=$top_srcdir/tests/traces/corrupt
+dir=$top_srcdir/tests/trace/traces/corrupt
 mkdir "$tmp/conv"
 
 while IFS='|' read -r name message; do

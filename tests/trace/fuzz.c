@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fuzz_trace.c - libFuzzer target: the trace reader on arbitrary bytes,
+ * tests/trace/fuzz.c - libFuzzer target: the trace reader on arbitrary bytes,
  * plain or gzip, either encoding.  It must refuse or accept, never crash,
  * hang or read out of bounds; what it accepts must format as text.
  */

@@ -4,7 +4,7 @@
 # with exit status 2 and a message naming it, or accepted (0).
 . "${top_srcdir:-.}/tests/lib.sh"
 n=0
-for f in "$top_srcdir"/tests/traces/fuzz-regress/*; do
+for f in "$top_srcdir"/tests/trace/traces/fuzz-regress/*; do
 	[ -f "$f" ] || continue
 	n=$((n + 1))
 	for sub in check stat cat; do
@@ -17,5 +17,5 @@ for f in "$top_srcdir"/tests/traces/fuzz-regress/*; do
 		esac
 	done
 done
-[ "$n" -gt 0 ] || fail "no regression inputs under tests/traces/fuzz-regress/"
+[ "$n" -gt 0 ] || fail "no regression inputs under tests/trace/traces/fuzz-regress/"
 finish

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/kapi_user.h"
+#include "kernel/user/kapi_user.h"
 #include "util/xalloc.h"
 
 static _Thread_local struct kapi_ctx *current_ctx;

@@ -5,7 +5,8 @@
 set -u
 HL_NAME=boot-burst
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/hostlib.sh"
+rec=$(cd "$here/.." && pwd)	# the shared recorder: its scripts and built tools
+. "$rec/hostlib.sh"
 
 usage() {
 	cat <<USAGE
@@ -44,8 +45,8 @@ and what it was made of, beside the figures at work-done.
       --timeout S     most seconds to work-done (default: 300)
   -d, --dir DIR       scratch directory's parent, on a disk filesystem
                       (default: \$TMPDIR, else /var/tmp)
-      --tools DIR     the built recorder (anonsim-rec-host; default: this
-                      script's directory)
+      --tools DIR     the built recorder (anonsim-rec-host; default: src/record
+                      of an in-tree build)
   -h, --help          this text
 
 Everything it made (UML, cgroups, scratch) is undone at exit and on INT,
@@ -59,7 +60,7 @@ usage_error() { hl_log "$* (see --help)"; exit 1; }
 fail() { hl_log "$*"; exit 5; }
 
 image= layout=private out= interval=0.02 mem=64M init=/sbin/anonsim-init
-uml=/usr/bin/linux timeout_s=300 parent=${TMPDIR:-/var/tmp} tools=$here
+uml=/usr/bin/linux timeout_s=300 parent=${TMPDIR:-/var/tmp} tools=$rec
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;

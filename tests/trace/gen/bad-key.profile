@@ -1,3 +1,3 @@
-ordering ../replay/basic.trace
+ordering ../../model/replay/basic.trace
 memory 64K
 raed 8K

@@ -1,4 +1,4 @@
-ordering ../replay/basic.trace
+ordering ../../model/replay/basic.trace
 memory 64K
 read 8K
 touch 40K
