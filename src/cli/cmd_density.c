@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "cli/host_options.h"
 #include "cli/cli_traces.h"
 #include "cli/output_format.h"

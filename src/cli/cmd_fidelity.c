@@ -13,6 +13,7 @@
 
 #include "cli/cli_traces.h"
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "cli/output_format.h"
 #include "model/replay.h"
 #include "strategy/registry.h"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "cli/host_options.h"
 #include "cli/output_format.h"
 #include "live/live.h"

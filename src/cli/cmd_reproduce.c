@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "cli/datadir.h"
 #include "cli/output_file.h"
 #include "cli/output_format.h"

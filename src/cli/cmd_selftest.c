@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "model/core_check.h"
 #include "util/util.h"
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "cli/host_options.h"
 #include "cli/output_file.h"
 #include "cli/sweep.h"

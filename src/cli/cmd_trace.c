@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "cli/output_file.h"
 #include "cli/output_format.h"
 #include "trace/trace.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "trace/gen.h"
 #include "trace/trace.h"
 #include "util/util.h"

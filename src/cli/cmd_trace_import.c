@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "cli/output_file.h"
 #include "trace/import.h"
 #include "trace/trace.h"

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include <config.h>
 
-#include <getopt.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -31,17 +30,4 @@ const struct command *command_find(const char *name)
 		if (!strcmp(c->name, name))
 			return c;
 	return NULL;
-}
-
-int usage_error(int c, char *const *argv, const char *cmd)
-{
-	const char *arg = optind > 0 ? argv[optind - 1] : "";
-
-	if (c == ':')
-		msg("option '%s' needs a value (see anonsim %s --help)", arg, cmd);
-	else if (optopt && optopt < 128 && !(arg[0] == '-' && arg[1] == '-'))
-		msg("unknown option '-%c' (see anonsim %s --help)", optopt, cmd);
-	else
-		msg("unknown option '%s' (see anonsim %s --help)", arg, cmd);
-	return EXIT_USAGE;
 }

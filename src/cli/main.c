@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/usage.h"
 #include "cli/output_format.h"
 #include "util/util.h"
 #include "util/xalloc.h"

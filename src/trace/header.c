@@ -20,6 +20,16 @@ const char *const trace_kind_names[EV_NR_KINDS] = {
 	[EV_FOOTPRINT] = "footprint", [EV_HOST] = "host",
 };
 
+int trace_name_ok(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (name[i] <= ' ' || name[i] > '~' || name[i] == '#')
+			return 0;
+	return len > 0;
+}
+
 static int is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';

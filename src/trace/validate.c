@@ -14,16 +14,6 @@
 #include "util/util.h"
 #include "util/xalloc.h"
 
-int trace_name_ok(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (name[i] <= ' ' || name[i] > '~' || name[i] == '#')
-			return 0;
-	return len > 0;
-}
-
 int trace_device_index(const struct trace_header *h, const char *name)
 {
 	unsigned i;
