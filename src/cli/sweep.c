@@ -11,16 +11,16 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/output_format.h"
 #include "cli/report.h"
-#include "util/progress.h"
 #include "cli/sweep.h"
+#include "model/jobs.h"
 #include "model/replay.h"
+#include "util/progress.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
@@ -127,64 +127,61 @@ struct pool {
 	uint64_t first, n, next, done;
 	char **rows;
 	struct progress prog;
-	pthread_mutex_t lock;
 	int rc;			/* of the failed combination with the smallest index */
 	uint64_t failed_at;
 	char err[1024];
 };
 
-static void *worker(void *arg)
+/* The job pool's next(): combinations in order, none after a failure. */
+static bool next_combo(void *ctx, uint64_t *task)
 {
-	struct pool *p = arg;
+	struct pool *p = ctx;
 
-	for (;;) {
-		char err[1024];
-		uint64_t i;
-		char *row;
-		int rc = 0;
-
-		pthread_mutex_lock(&p->lock);
-		i = p->next;
-		if (i >= p->n || p->rc) {
-			pthread_mutex_unlock(&p->lock);
-			return NULL;
-		}
-		p->next++;
-		pthread_mutex_unlock(&p->lock);
-
-		row = sweep_row(p->g, p->first + i, &rc, err, sizeof(err));
-
-		pthread_mutex_lock(&p->lock);
-		p->rows[i] = row;
-		if (!row && (!p->rc || i < p->failed_at)) {
-			p->rc = rc;
-			p->failed_at = i;
-			snprintf(p->err, sizeof(p->err), "%s", err);
-		}
-		p->done++;
-		progress_show(&p->prog, "sweep", p->done, p->n, "replays");
-		pthread_mutex_unlock(&p->lock);
-	}
+	if (p->next >= p->n || p->rc)
+		return false;
+	*task = p->next++;
+	return true;
 }
+
+/* The job pool's run(): combination first + i into rows[i]. */
+static int run_combo(void *ctx, uint64_t i, char *err, size_t errlen)
+{
+	struct pool *p = ctx;
+	int rc = 0;
+
+	p->rows[i] = sweep_row(p->g, p->first + i, &rc, err, errlen);
+	return p->rows[i] ? 0 : rc;
+}
+
+/* The job pool's done(): the failure of the smallest index is kept. */
+static void combo_done(void *ctx, uint64_t i, int rc, const char *err)
+{
+	struct pool *p = ctx;
+
+	if (rc && (!p->rc || i < p->failed_at)) {
+		p->rc = rc;
+		p->failed_at = i;
+		snprintf(p->err, sizeof(p->err), "%s", err);
+	}
+	p->done++;
+	progress_show(&p->prog, "sweep", p->done, p->n, "replays");
+}
+
+static const struct job_ops combo_jobs = {
+	.next = next_combo, .run = run_combo, .done = combo_done,
+};
 
 int sweep_run(const struct sweep_grid *g, uint64_t first, uint64_t n, unsigned jobs,
 	      bool progress, char **rows, char *err, size_t errlen)
 {
 	struct pool p = { .g = g, .first = first, .n = n, .rows = rows };
-	pthread_t tid[64];
-	unsigned t, started = 0;
 
 	progress_start(&p.prog, progress);
-	pthread_mutex_init(&p.lock, NULL);
 	if (jobs > 64)
 		jobs = 64;
-	for (t = 1; t < jobs && t < n; t++)
-		if (!pthread_create(&tid[started], NULL, worker, &p))
-			started++;
-	worker(&p);	/* the calling thread works too */
-	for (t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
-	pthread_mutex_destroy(&p.lock);
+	if (jobs > n)
+		jobs = (unsigned)n;
+	jobs_run(jobs ? jobs : 1, &combo_jobs, &p);
 	progress_end(&p.prog);
 	if (p.rc)
 		snprintf(err, errlen, "%s", p.err);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "model/density.h"
+#include "model/jobs.h"
 #include "util/progress.h"
 #include "util/util.h"
 #include "util/xalloc.h"
@@ -89,55 +90,59 @@ static void progress(struct sweep *w, unsigned n)
 		      "replays at most");
 }
 
-static void *worker(void *arg)
+/* The pool's next(): task t, unless a replay failed or t lies past the limit. */
+static bool next_task(void *ctx, uint64_t *task)
 {
-	struct sweep *w = arg;
+	struct sweep *w = ctx;
 
-	for (;;) {
-		struct replay_opts o = *w->base;
-		struct density_point *p;
-		struct replay_result *r;
-		char err[512];
-		unsigned t, n;
-		bool limited;
-		int rc;
-
-		pthread_mutex_lock(&w->lock);
-		t = w->next;
-		n = task_n(w, t);
-		if (w->rc || n > w->limit) {
-			pthread_mutex_unlock(&w->lock);
-			return NULL;
-		}
-		w->next++;
-		pthread_mutex_unlock(&w->lock);
-
-		limited = t % w->runs_per_n == 0;
-		p = &w->out[n - 1];	/* each slot is written by its own task only */
-		r = limited ? &p->limited : &p->demand;
-		o.copies = n;
-		o.series = NULL;
-		o.progress = false;
-		if (!limited)
-			o.host_mem = 0;
-		rc = replay_run(w->paths, w->npaths, w->s, w->v, &o, r, err, sizeof(err));
-
-		pthread_mutex_lock(&w->lock);
-		if (rc && !w->rc) {
-			w->rc = rc;
-			snprintf(w->err, w->errlen, "%s", err);
-		}
-		if (!rc) {
-			p->n = n;
-			if (w->runs_per_n == 1)	/* no limit: the one run is both */
-				p->demand = p->limited;
-			if (limited)
-				note_fit(w, n, density_fits(p));
-			progress(w, n);
-		}
-		pthread_mutex_unlock(&w->lock);
-	}
+	if (w->rc || task_n(w, w->next) > w->limit)
+		return false;
+	*task = w->next++;
+	return true;
 }
+
+/* The pool's run(): the limited or the demand replay of N, into its own slot. */
+static int run_task(void *ctx, uint64_t t, char *err, size_t errlen)
+{
+	struct sweep *w = ctx;
+	struct replay_opts o = *w->base;
+	unsigned n = task_n(w, (unsigned)t);
+	struct density_point *p = &w->out[n - 1];
+	bool limited = t % w->runs_per_n == 0;
+
+	o.copies = n;
+	o.series = NULL;
+	o.progress = false;
+	if (!limited)
+		o.host_mem = 0;
+	return replay_run(w->paths, w->npaths, w->s, w->v, &o,
+			  limited ? &p->limited : &p->demand, err, errlen);
+}
+
+/* The pool's done(): the first failure is kept; a fit may end the sweep. */
+static void task_done(void *ctx, uint64_t t, int rc, const char *err)
+{
+	struct sweep *w = ctx;
+	unsigned n = task_n(w, (unsigned)t);
+	struct density_point *p = &w->out[n - 1];
+
+	if (rc && !w->rc) {
+		w->rc = rc;
+		snprintf(w->err, w->errlen, "%s", err);
+	}
+	if (rc)
+		return;
+	p->n = n;
+	if (w->runs_per_n == 1)	/* no limit: the one run is both */
+		p->demand = p->limited;
+	if (t % w->runs_per_n == 0)
+		note_fit(w, n, density_fits(p));
+	progress(w, n);
+}
+
+static const struct job_ops sweep_jobs = {
+	.next = next_task, .run = run_task, .done = task_done,
+};
 
 /* One of the two replays of a prefix sweep. */
 struct prefix_run {
@@ -243,8 +248,7 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 		.out = out, .max_n = max_n, .runs_per_n = base->host_mem ? 2 : 1,
 		.limit = max_n, .err = err, .errlen = errlen,
 	};
-	pthread_t *tid = NULL;
-	unsigned i, started = 0, n;
+	unsigned n;
 
 	*filled = *density = 0;
 	if (!max_n)
@@ -261,21 +265,11 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 	}
 	if (jobs > max_n * w.runs_per_n)
 		jobs = max_n * w.runs_per_n;
-	if (jobs > 1)
-		tid = calloc(jobs, sizeof(*tid));
-	for (i = 0; tid && i < jobs; i++) {
-		if (pthread_create(&tid[i], NULL, worker, &w))
-			break;
-		started++;
-	}
-	if (!started && jobs)
-		worker(&w);	/* one job, or no thread could be started */
-	for (i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
+	if (jobs)
+		jobs_run(jobs, &sweep_jobs, &w);
 	progress_end(&w.prog);
 	pthread_cond_destroy(&w.moved);
 	pthread_mutex_destroy(&w.lock);
-	free(tid);
 	free(w.fit);
 	free(w.done);
 	if (w.rc)
