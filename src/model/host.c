@@ -60,6 +60,13 @@ void host_destroy(struct host *h)
 		kapi_set_current(NULL);
 }
 
+void host_set_instances(struct host *h, unsigned n, uint64_t overhead_pages)
+{
+	h->overhead_pages = overhead_pages;
+	h->owners = xcalloc(n, sizeof(*h->owners), "the host's list of instances");
+	h->nr_owners = n;
+}
+
 struct pagecache *host_cache(struct host *h, const char *ident, uint64_t npages)
 {
 	struct pagecache *pc;

@@ -119,6 +119,21 @@ void host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
 	       enum reclaim_policy policy, const struct shmem_geom *geom);
 void host_destroy(struct host *h);
 
+/* Room for @n instances (their tmpfs owners), each costing @overhead_pages. */
+void host_set_instances(struct host *h, unsigned n, uint64_t overhead_pages);
+
+/* The trace time of the event about to be replayed: the host's clock. */
+static inline void host_set_time(struct host *h, uint64_t now_us)
+{
+	h->now_us = now_us;
+}
+
+/* The readahead window of images opened from now on, in pages. */
+static inline void host_set_readahead(struct host *h, uint64_t pages)
+{
+	h->ra_pages = pages;
+}
+
 /* The page cache for backing identity @ident, created on first use. */
 struct pagecache *host_cache(struct host *h, const char *ident, uint64_t npages);
 

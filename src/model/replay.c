@@ -336,208 +336,311 @@ static uint64_t bytes_read(const struct cursor *c, unsigned n, const uint64_t *s
 	return part;
 }
 
+/* One replay: its instances, their traces, the merge of their events, the host. */
+struct run {
+	char *const *paths;
+	unsigned npaths;
+	const struct strategy *s;
+	enum anon_variant variant;
+	const struct replay_opts *o;
+	struct replay_result *res;
+	char *err;
+	size_t errlen;
+
+	unsigned n;			/* instances */
+	unsigned nstarted;		/* of them, started (sequential mode) */
+	struct cursor *c;
+	struct trace_share **shares;	/* by path; a path given twice shares one */
+	unsigned *taps;
+	uint64_t *size;			/* each trace file's size, for the progress line */
+	struct merge q;
+	struct host h;
+	uint64_t next_series, prev_end, nev;
+	struct progress prog;
+};
+
+/* The result's identity, the instances' cursors and the host they run on. */
+static void run_setup(struct run *r)
+{
+	const struct replay_opts *o = r->o;
+	struct replay_result *res = r->res;
+
+	memset(res, 0, sizeof(*res));
+	progress_start(&r->prog, o->progress);
+	res->strat = r->s;
+	res->variant = r->variant;
+	res->instances = r->n;
+	snprintf(res->label, sizeof(res->label), "%s%s", r->s->name,
+		 r->s->has_variants ? (r->variant == ANON_POSTED ? "/posted" : "/fixed") : "");
+	xalloc_trace(r->paths[0]);
+	r->c = xcalloc(r->n, sizeof(*r->c), "the instances' cursors");
+	r->shares = xcalloc(r->npaths, sizeof(*r->shares), "the traces' readers");
+	r->taps = xcalloc(r->npaths, sizeof(*r->taps), "the traces' readers");
+	r->size = xcalloc(r->npaths, sizeof(*r->size), "the traces' sizes");
+	r->q.v = xcalloc(r->n, sizeof(*r->q.v), "the queue of instances");
+	host_init(&r->h, o->host_mem / 4096, o->swap / 4096, o->policy,
+		  o->geom ? o->geom : &shmem_geom_x86_64);
+	host_set_instances(&r->h, r->n, (o->overhead + 4095) / 4096);
+}
+
+/*
+ * Each trace's header, read up front, so that a missing file or a bad
+ * header is found before anything runs; one share per distinct path, with
+ * a tap for each of its instances.
+ */
+static int run_open_traces(struct run *r)
+{
+	unsigned i, j, n = r->n, npaths = r->npaths;
+	char *const *paths = r->paths;
+
+	for (j = 0; j < npaths; j++) {
+		for (i = 0; i < j && strcmp(paths[i], paths[j]); i++)
+			;
+		r->taps[i] += n / npaths;
+	}
+	for (j = 0; j < npaths; j++) {
+		if (!r->taps[j])
+			continue;	/* the same path as one before */
+		r->shares[j] = trace_share_open(paths[j], r->taps[j], r->err, r->errlen);
+		if (!r->shares[j])
+			return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct cursor *c = &r->c[i];
+
+		for (j = 0; !r->shares[j] || strcmp(paths[j], paths[i % npaths]); j++)
+			;
+		c->path = paths[i % npaths];
+		c->sh = r->shares[j];
+		r->size[i % npaths] = trace_share_size(r->shares[j]);
+		c->hdr = trace_share_header(r->shares[j]);
+		if (r->o->stagger_us >= 0)
+			c->start_us = (uint64_t)r->o->stagger_us * i;
+	}
+	return 0;
+}
+
+/*
+ * Staggered mode: every instance waits in the merge from the start, and
+ * starts when its first event comes due; a trace's first instance reads
+ * its first event now, the others when they open.
+ */
+static int run_queue_staggered(struct run *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->n; i++) {
+		if (i < r->npaths && fetch(&r->c[i], r->err, r->errlen))
+			return -1;
+		if (i >= r->npaths || r->c[i].have)
+			merge_push(&r->q, r->c, i);
+	}
+	r->nstarted = r->n;
+	return 0;
+}
+
+/* An instance's first event: its model instance, on the trace's readahead. */
+static int start_instance(struct run *r, unsigned k)
+{
+	const struct replay_opts *o = r->o;
+	struct cursor *cur = &r->c[k];
+	const struct trace_header *hdr = cur->hdr;
+	char m[256];
+
+	host_set_readahead(&r->h, (uint64_t)(o->readahead_kb >= 0 ? o->readahead_kb :
+				  hdr->readahead_kb >= 0 ? hdr->readahead_kb : 0) / 4);
+	if (!instance_init(&cur->in, k, &r->h, r->s, r->variant, hdr,
+			   o->share, o->check, r->err, r->errlen)) {
+		cur->started = true;
+		return 0;
+	}
+	snprintf(m, sizeof(m), "%s", r->err);
+	snprintf(r->err, r->errlen, "%s: %s", cur->path, m);
+	return -1;
+}
+
+/* What replay prints as it goes: the progress line, from events or bytes. */
+static void show_progress(struct run *r, const struct cursor *cur)
+{
+	char what[400];
+
+	snprintf(what, sizeof(what), "replay %s, %s", r->res->label,
+		 progress_name(cur->path));
+	if (r->o->progress_events) {
+		progress_show(&r->prog, what, r->nev, r->o->progress_events, "events");
+	} else {	/* the first run: from the bytes of the traces read */
+		uint64_t whole, part = bytes_read(r->c, r->n, r->size, r->npaths, &whole);
+
+		progress_show_part(&r->prog, what, r->nev, "events", part, whole);
+	}
+}
+
+/*
+ * Apply the event instance @k has due, with what goes with it (the
+ * observer, --check's recount, the series line, the progress line).
+ * Returns 0, or the exit status of an observer that stopped the replay.
+ */
+static int apply_event(struct run *r, unsigned k)
+{
+	const struct replay_opts *o = r->o;
+	struct cursor *cur = &r->c[k];
+	struct host *h = &r->h;
+	int rc;
+
+	host_set_time(h, cur->start_us + cur->ev->time_us);
+	xalloc_trace(cur->path);
+	if (!cur->started && start_instance(r, k))
+		return EXIT_DATA;
+	if (o->observe) {
+		rc = o->observe(o->observe_arg, k, cur->ev, h, r->err, r->errlen);
+		if (rc)
+			return rc;
+	}
+	fault_event(h, &cur->in, cur->index);
+	instance_event(&cur->in, cur->ev);
+	r->nev++;
+	if (o->check && r->nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0) {
+		audit(h, r->c, r->n);
+		if (!r->res->fail_at[0] && any_failure(r->c, r->n))
+			note_failure(r->res, cur);
+	}
+	if (cur->in.find.other && !r->res->fail_at[0])
+		note_failure(r->res, cur);
+	cur->index++;
+	if (o->series && h->now_us >= r->next_series) {
+		series_line(o->series, r->res->label, h);
+		r->next_series = h->now_us + o->series_step_us;
+	}
+	if (o->progress && r->nev % 65536 == 0)
+		show_progress(r, cur);
+	return 0;
+}
+
+/*
+ * The merge: events of every instance in host-time order until all have
+ * ended (sequential mode: each instance starts when the one before has
+ * ended), or a prefix caller has seen enough.  Returns 0 or an exit status.
+ */
+static int run_merge(struct run *r)
+{
+	const struct replay_opts *o = r->o;
+	struct cursor *cur;
+	unsigned i, k;
+	int rc;
+
+	for (;;) {
+		if (!r->q.n) {
+			/* sequential mode: start the next instance after the last */
+			if (r->nstarted == r->n)
+				return 0;
+			i = r->nstarted++;
+			r->c[i].start_us = r->prev_end;
+			if (fetch(&r->c[i], r->err, r->errlen))
+				return EXIT_DATA;
+			if (r->c[i].have)
+				merge_push(&r->q, r->c, i);
+			else if (o->prefix &&
+				 !prefix_done(o, r->res, &r->h, r->c, r->nstarted, r->nev))
+				return 0;
+			continue;
+		}
+		k = r->q.v[0];
+		cur = &r->c[k];
+		if (!cur->have) {
+			/* a staggered instance whose start has come: open its trace */
+			if (fetch(cur, r->err, r->errlen))
+				return EXIT_DATA;
+			merge_update_top(&r->q, r->c, cur->have);
+			continue;
+		}
+		rc = apply_event(r, k);
+		if (rc)
+			return rc;
+		if (fetch(cur, r->err, r->errlen))
+			return EXIT_DATA;
+		merge_update_top(&r->q, r->c, cur->have);
+		if (cur->done) {
+			r->prev_end = r->h.now_us;
+			if (o->prefix && o->stagger_us < 0 &&
+			    !prefix_done(o, r->res, &r->h, r->c, r->nstarted, r->nev))
+				return 0;
+		}
+	}
+}
+
+/* The replay ended: the host's figures, the instances torn down, the findings. */
+static void run_collect(struct run *r)
+{
+	struct replay_result *res = r->res;
+	unsigned i;
+
+	progress_end(&r->prog);
+	if (r->o->check)
+		audit(&r->h, r->c, r->n);
+	if (r->o->series)
+		series_line(r->o->series, res->label, &r->h);
+	res->events = r->nev;
+	collect(res, &r->h, r->c, r->n);
+	for (i = 0; i < r->n; i++)
+		if (r->c[i].started) {
+			instance_teardown(&r->c[i].in);
+			add_findings(res, &r->c[i].in);
+		}
+	res->find.bad_frees = r->h.kctx.bad_frees;
+	res->find.unlocked_walks = r->h.kctx.unlocked_walks;
+	res->find.kernel_warnings = r->h.kctx.warnings;
+	if ((r->h.pages[CAT_TMPFS] || r->h.swap_used) && !res->find.pages_leaked)
+		res->find.pages_leaked = r->h.pages[CAT_TMPFS] + r->h.swap_used;
+	if (r->o->check)
+		attribute(res);
+	if (res->find.other && !res->fail_at[0])
+		snprintf(res->fail_at, sizeof(res->fail_at), "%s: after the last event",
+			 r->npaths == 1 ? r->paths[0] : "the traces");
+}
+
+/* Everything the replay holds, let go; after a failure @rc, its instances too. */
+static void run_teardown(struct run *r, int rc)
+{
+	unsigned i, j;
+
+	for (i = 0; i < r->n; i++) {
+		if (rc && r->c[i].started)
+			instance_teardown(&r->c[i].in);
+		if (r->c[i].joined)
+			trace_tap_leave(&r->c[i].tap);
+	}
+	for (j = 0; j < r->npaths; j++) {
+		if (r->shares[j])
+			r->res->readers += trace_share_opens(r->shares[j]);
+		trace_share_close(r->shares[j]);
+	}
+	free(r->c);
+	free(r->shares);
+	free(r->taps);
+	free(r->size);
+	free(r->q.v);
+	host_destroy(&r->h);
+	xalloc_trace(NULL);
+}
+
 int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	       enum anon_variant variant, const struct replay_opts *o,
 	       struct replay_result *res, char *err, size_t errlen)
 {
-	unsigned n = npaths * (o->copies ? o->copies : 1), i, j, nstarted = 0;
-	struct cursor *c;
-	struct trace_share **shares;	/* by path; a path given twice shares one */
-	unsigned *taps;
-	struct merge q = { NULL, 0 };
-	struct host h;
-	uint64_t next_series = 0, prev_end = 0, nev = 0;
-	struct progress prog;
-	uint64_t *size;			/* each trace file's size, for the progress line */
+	struct run r = {
+		.paths = paths, .npaths = npaths, .s = s, .variant = variant, .o = o,
+		.res = res, .err = err, .errlen = errlen,
+		.n = npaths * (o->copies ? o->copies : 1),
+	};
 	int rc = EXIT_DATA;
 
-	memset(res, 0, sizeof(*res));
-	progress_start(&prog, o->progress);
-	res->strat = s;
-	res->variant = variant;
-	res->instances = n;
-	snprintf(res->label, sizeof(res->label), "%s%s", s->name,
-		 s->has_variants ? (variant == ANON_POSTED ? "/posted" : "/fixed") : "");
-	xalloc_trace(paths[0]);
-	c = xcalloc(n, sizeof(*c), "the instances' cursors");
-	shares = xcalloc(npaths, sizeof(*shares), "the traces' readers");
-	taps = xcalloc(npaths, sizeof(*taps), "the traces' readers");
-	size = xcalloc(npaths, sizeof(*size), "the traces' sizes");
-	q.v = xcalloc(n, sizeof(*q.v), "the queue of instances");
-	host_init(&h, o->host_mem / 4096, o->swap / 4096, o->policy,
-		  o->geom ? o->geom : &shmem_geom_x86_64);
-	h.overhead_pages = (o->overhead + 4095) / 4096;
-	h.owners = xcalloc(n, sizeof(*h.owners), "the host's list of instances");
-	h.nr_owners = n;
-
-	/* each trace's header, read up front: a missing file or a bad header
-	 * is found before anything runs */
-	for (j = 0; j < npaths; j++) {
-		for (i = 0; i < j && strcmp(paths[i], paths[j]); i++)
-			;
-		taps[i] += n / npaths;
+	run_setup(&r);
+	if (run_open_traces(&r) == 0 &&
+	    (o->stagger_us < 0 || run_queue_staggered(&r) == 0)) {
+		rc = run_merge(&r);
+		if (!rc)
+			run_collect(&r);
 	}
-	for (j = 0; j < npaths; j++) {
-		if (!taps[j])
-			continue;	/* the same path as one before */
-		shares[j] = trace_share_open(paths[j], taps[j], err, errlen);
-		if (!shares[j])
-			goto out;
-	}
-	for (i = 0; i < n; i++) {
-		for (j = 0; !shares[j] || strcmp(paths[j], paths[i % npaths]); j++)
-			;
-		c[i].path = paths[i % npaths];
-		c[i].sh = shares[j];
-		size[i % npaths] = trace_share_size(shares[j]);
-		c[i].hdr = trace_share_header(shares[j]);
-		if (o->stagger_us >= 0)
-			c[i].start_us = (uint64_t)o->stagger_us * i;
-	}
-	/* instances start when their first event comes due (or, one after
-	 * another, when the previous one's trace has ended); a trace's first
-	 * instance reads its first event now, the others when they open */
-	if (o->stagger_us >= 0) {
-		for (i = 0; i < n; i++) {
-			if (i < npaths && fetch(&c[i], err, errlen))
-				goto out;
-			if (i >= npaths || c[i].have)
-				merge_push(&q, c, i);
-		}
-		nstarted = n;
-	}
-
-	for (;;) {
-		unsigned k;
-		struct cursor *cur;
-
-		if (!q.n) {
-			/* sequential mode: start the next instance after the last */
-			if (nstarted == n)
-				break;
-			i = nstarted++;
-			c[i].start_us = prev_end;
-			if (fetch(&c[i], err, errlen))
-				goto out;
-			if (c[i].have)
-				merge_push(&q, c, i);
-			else if (o->prefix && !prefix_done(o, res, &h, c, nstarted, nev))
-				break;
-			continue;
-		}
-		k = q.v[0];
-		cur = &c[k];
-		if (!cur->have) {
-			/* a staggered instance whose start has come: open its trace */
-			if (fetch(cur, err, errlen))
-				goto out;
-			merge_update_top(&q, c, cur->have);
-			continue;
-		}
-		h.now_us = cur->start_us + cur->ev->time_us;
-		xalloc_trace(cur->path);
-		if (!cur->started) {
-			const struct trace_header *hdr = cur->hdr;
-
-			h.ra_pages = (uint64_t)(o->readahead_kb >= 0 ? o->readahead_kb :
-				     hdr->readahead_kb >= 0 ? hdr->readahead_kb : 0) / 4;
-			if (instance_init(&cur->in, k, &h, s, variant, hdr,
-					  o->share, o->check, err, errlen)) {
-				char m[256];
-
-				snprintf(m, sizeof(m), "%s", err);
-				snprintf(err, errlen, "%s: %s", cur->path, m);
-				goto out;
-			}
-			cur->started = true;
-		}
-		if (o->observe) {
-			rc = o->observe(o->observe_arg, (unsigned)k, cur->ev, &h, err, errlen);
-			if (rc)
-				goto out;
-			rc = EXIT_DATA;
-		}
-		fault_event(&h, &cur->in, cur->index);
-		instance_event(&cur->in, cur->ev);
-		nev++;
-		if (o->check && nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0) {
-			audit(&h, c, n);
-			if (!res->fail_at[0] && any_failure(c, n))
-				note_failure(res, cur);
-		}
-		if (cur->in.find.other && !res->fail_at[0])
-			note_failure(res, cur);
-		cur->index++;
-		if (o->series && h.now_us >= next_series) {
-			series_line(o->series, res->label, &h);
-			next_series = h.now_us + o->series_step_us;
-		}
-		if (o->progress && nev % 65536 == 0) {
-			char what[400];
-
-			snprintf(what, sizeof(what), "replay %s, %s", res->label,
-				 progress_name(cur->path));
-			if (o->progress_events) {
-				progress_show(&prog, what, nev, o->progress_events, "events");
-			} else {	/* the first run: from the bytes of the traces read */
-				uint64_t whole, part = bytes_read(c, n, size, npaths, &whole);
-
-				progress_show_part(&prog, what, nev, "events", part, whole);
-			}
-		}
-		if (fetch(cur, err, errlen))
-			goto out;
-		merge_update_top(&q, c, cur->have);
-		if (cur->done) {
-			prev_end = h.now_us;
-			if (o->prefix && o->stagger_us < 0 &&
-			    !prefix_done(o, res, &h, c, nstarted, nev))
-				break;
-		}
-	}
-	progress_end(&prog);
-	if (o->check)
-		audit(&h, c, n);
-	if (o->series)
-		series_line(o->series, res->label, &h);
-	res->events = nev;
-	collect(res, &h, c, n);
-	for (i = 0; i < n; i++)
-		if (c[i].started) {
-			instance_teardown(&c[i].in);
-			add_findings(res, &c[i].in);
-		}
-	res->find.bad_frees = h.kctx.bad_frees;
-	res->find.unlocked_walks = h.kctx.unlocked_walks;
-	res->find.kernel_warnings = h.kctx.warnings;
-	if ((h.pages[CAT_TMPFS] || h.swap_used) && !res->find.pages_leaked)
-		res->find.pages_leaked = h.pages[CAT_TMPFS] + h.swap_used;
-	if (o->check)
-		attribute(res);
-	if (res->find.other && !res->fail_at[0])
-		snprintf(res->fail_at, sizeof(res->fail_at), "%s: after the last event",
-			 npaths == 1 ? paths[0] : "the traces");
-	rc = 0;
-out:
-	for (i = 0; i < n; i++) {
-		if (rc && c[i].started)
-			instance_teardown(&c[i].in);
-		if (c[i].joined)
-			trace_tap_leave(&c[i].tap);
-	}
-	for (j = 0; j < npaths; j++) {
-		if (shares[j])
-			res->readers += trace_share_opens(shares[j]);
-		trace_share_close(shares[j]);
-	}
-	free(c);
-	free(shares);
-	free(taps);
-	free(size);
-	free(q.v);
-	free(h.owners);
-	h.owners = NULL;
-	host_destroy(&h);
-	xalloc_trace(NULL);
+	run_teardown(&r, rc);
 	return rc;
 }

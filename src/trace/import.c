@@ -49,6 +49,7 @@ struct pending {
 
 struct importer {
 	const char *log;
+	const struct strace_import_opts *o;
 	struct call *calls;
 	size_t n, cap;
 	struct pending pend[MAX_PENDING];
@@ -56,6 +57,17 @@ struct importer {
 	uint64_t skipped_vector, skipped_failed;
 	char *err;
 	size_t errlen;
+
+	/* the calls matched to what they touch: the disks and the memory file */
+	int fds[TRACE_MAX_DEVICES];	/* by device index */
+	unsigned nfds;
+	int memfd;
+	/* the trace: its header and events, and the calls left out */
+	struct trace_header h;
+	struct trace_event *evs;
+	size_t nev;
+	uint64_t outside, unaligned;
+	bool assumed;		/* the boot's mapping of memory was not logged */
 };
 
 static int add_call(struct importer *im, const struct call *c)
@@ -316,24 +328,238 @@ static uint64_t round_up(uint64_t v, uint64_t to)
 	return (v + to - 1) / to * to;
 }
 
+/*
+ * Match the calls to what they touch: the devices are the descriptors UML
+ * reads into physical memory from; the memory file, unless given, the one
+ * other descriptor mapped shared.  Returns 0 or an exit status.
+ */
+static int match_descriptors(struct importer *im)
+{
+	const struct strace_import_opts *o = im->o;
+	size_t i;
+	unsigned d;
+
+	for (i = 0; i < im->n; i++) {
+		struct call *c = &im->calls[i];
+
+		if ((c->kind == C_READ || c->kind == C_WRITE) && c->addr >= o->phys_base &&
+		    c->addr - o->phys_base < o->memory &&
+		    dev_index(im->fds, &im->nfds, c->fd) < 0) {
+			set_error(im->err, im->errlen, "%s:%u: more than %d disks",
+				  im->log, c->line, TRACE_MAX_DEVICES);
+			return EXIT_DATA;
+		}
+	}
+	for (i = 0; im->memfd < 0 && i < im->n; i++) {
+		struct call *c = &im->calls[i];
+
+		if (c->kind == C_MMAP && c->shared && c->fd >= 0) {
+			for (d = 0; d < im->nfds && im->fds[d] != c->fd; d++)
+				;
+			if (d == im->nfds)
+				im->memfd = c->fd;
+		}
+	}
+	for (i = 0; o->memory_fd < 0 && i < im->n; i++) {
+		struct call *c = &im->calls[i];
+
+		if (c->kind == C_MMAP && c->shared && c->fd >= 0 && c->fd != im->memfd) {
+			for (d = 0; d < im->nfds && im->fds[d] != c->fd; d++)
+				;
+			if (d == im->nfds) {
+				set_error(im->err, im->errlen,
+					  "%s:%u: descriptors %d and %d both map a file shared: say which is the memory file (--memory-fd)",
+					  im->log, c->line, im->memfd, c->fd);
+				return EXIT_USAGE;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The header: memory, readahead, and a device per disk descriptor. */
+static void make_header(struct importer *im)
+{
+	const struct strace_import_opts *o = im->o;
+	struct trace_header *h = &im->h;
+	uint64_t end[TRACE_MAX_DEVICES] = { 0 };
+	size_t i, k;
+	unsigned d;
+
+	memset(h, 0, sizeof(*h));
+	h->version = 1;
+	h->page_size = PG_SIZE;
+	h->memory = o->memory;
+	h->readahead_kb = o->readahead_kb;
+	h->nr_devices = im->nfds;
+	for (i = 0; i < im->n; i++) {
+		struct call *c = &im->calls[i];
+
+		for (d = 0; d < im->nfds; d++)
+			if ((c->kind == C_READ || c->kind == C_WRITE) && c->fd == im->fds[d] &&
+			    c->off + c->len > end[d])
+				end[d] = c->off + c->len;
+	}
+	for (d = 0; d < im->nfds; d++) {
+		struct trace_device *td = &h->devices[d];
+		const struct strace_device_opt *given = NULL;
+
+		for (k = 0; k < o->nr_dev; k++)
+			if (o->dev[k].fd == im->fds[d])
+				given = &o->dev[k];
+		snprintf(td->name, sizeof(td->name), "ubd%c", 'a' + d);
+		td->size = given && given->size ? given->size : round_up(end[d], 1 << 20);
+		if (given && given->backing[0])
+			snprintf(td->backing, sizeof(td->backing), "%s", given->backing);
+		else
+			snprintf(td->backing, sizeof(td->backing), "strace-fd%d", im->fds[d]);
+	}
+	snprintf(h->recorder, sizeof(h->recorder), "anonsim-trace-import from=strace");
+}
+
+/* A disk transfer into physical memory as a read or write event; false: left out. */
+static bool transfer_event(struct importer *im, const struct call *c,
+			   struct trace_event *ev)
+{
+	const struct strace_import_opts *o = im->o;
+	uint64_t page;
+	unsigned d;
+
+	for (d = 0; d < im->nfds && im->fds[d] != c->fd; d++)
+		;
+	if (d == im->nfds || c->addr < o->phys_base || c->addr - o->phys_base >= o->memory) {
+		im->outside++;
+		return false;
+	}
+	page = (c->addr - o->phys_base) / PG_SIZE;
+	if (c->off % 512 || c->len % 512 || c->off + c->len > im->h.devices[d].size ||
+	    page + (c->len + PG_SIZE - 1) / PG_SIZE > o->memory / PG_SIZE) {
+		im->unaligned++;
+		return false;
+	}
+	ev->kind = c->kind == C_READ ? EV_READ : EV_WRITE;
+	ev->dev = d;
+	ev->offset = c->off;
+	ev->length = c->len;
+	ev->page = page;
+	return true;
+}
+
+/* A mapping call as an event, if it maps or may unmap the memory file. */
+static bool mapping_event(struct importer *im, const struct call *c,
+			  struct trace_event *ev)
+{
+	size_t k;
+
+	if (c->kind == C_MMAP) {
+		if (!c->shared || c->fd != im->memfd)
+			return false;
+		if (c->addr % PG_SIZE || c->off % PG_SIZE || !c->len) {
+			im->unaligned++;
+			return false;
+		}
+		ev->kind = EV_MMAP;
+		ev->addr = c->addr;
+		ev->length = round_up(c->len, PG_SIZE);
+		ev->offset = c->off;
+		return true;
+	}
+	/* only what may unmap the memory file: overlapping a mapping of it */
+	for (k = 0; k < im->nev; k++)
+		if (im->evs[k].kind == EV_MMAP && c->addr < im->evs[k].addr + im->evs[k].length &&
+		    im->evs[k].addr < c->addr + c->len)
+			break;
+	if (k == im->nev || c->addr % PG_SIZE || !c->len)
+		return false;
+	ev->kind = EV_MUNMAP;
+	ev->addr = c->addr;
+	ev->length = round_up(c->len, PG_SIZE);
+	return true;
+}
+
+/* The events, those the trace rules let in, from the time of the first call. */
+static void make_events(struct importer *im)
+{
+	const struct strace_import_opts *o = im->o;
+	uint64_t origin = im->calls[0].t_us;
+	size_t i;
+
+	im->evs = xmalloc((im->n + 1) * sizeof(*im->evs), "the events of a log");
+	/*
+	 * UML maps its physical memory from the file's start as it boots; a log
+	 * begun later (strace -p) lacks that mapping, so it is put first.
+	 */
+	for (i = 0; i < im->n; i++)
+		if (im->calls[i].kind == C_MMAP && im->calls[i].shared &&
+		    im->calls[i].fd == im->memfd)
+			break;
+	im->assumed = i == im->n || im->calls[i].addr != o->phys_base || im->calls[i].off;
+	if (im->assumed) {
+		memset(&im->evs[0], 0, sizeof(im->evs[0]));
+		im->evs[0].kind = EV_MMAP;
+		im->evs[0].addr = o->phys_base;
+		im->evs[0].length = o->memory;
+		im->nev = 1;
+	}
+	for (i = 0; i < im->n; i++) {
+		const struct call *c = &im->calls[i];
+		struct trace_event *ev = &im->evs[im->nev];
+		bool kept;
+
+		memset(ev, 0, sizeof(*ev));
+		ev->time_us = c->t_us - origin;
+		if (c->kind == C_READ || c->kind == C_WRITE)
+			kept = transfer_event(im, c, ev);
+		else
+			kept = mapping_event(im, c, ev);
+		if (kept)
+			im->nev++;
+	}
+}
+
+/* The notes: where the trace came from, and what it left out. */
+static void make_notes(struct importer *im)
+{
+	snprintf(im->h.notes, sizeof(im->h.notes),
+		 "imported from an strace log: UML's disk reads and writes and its "
+		 "mappings of the memory file (descriptor %d); no touch or free events: "
+		 "strace does not see the guest write or free its memory\n"
+		 "left out: %" PRIu64 " preadv/pwritev calls, %" PRIu64 " failed calls, "
+		 "%" PRIu64 " transfers outside physical memory (from 0x%" PRIx64 "), "
+		 "%" PRIu64 " breaking the trace rules (not whole 512-byte sectors, or "
+		 "beyond the device or memory)%s", im->memfd, im->skipped_vector,
+		 im->skipped_failed, im->outside, im->o->phys_base, im->unaligned,
+		 im->assumed ? "\nthe mapping of physical memory UML makes as it boots was "
+			       "not in the log: assumed at time 0" : "");
+}
+
+/* The trace into @out, whole or not at all; returns 0 or an exit status. */
+static int write_trace(struct importer *im, const char *out)
+{
+	struct trace_writer *w = trace_writer_open(out, &im->h, im->err, im->errlen);
+	size_t i;
+
+	if (!w)
+		return EXIT_USAGE;
+	for (i = 0; i < im->nev; i++)
+		if (trace_write(w, &im->evs[i]))
+			break;	/* the commit says why */
+	if (trace_writer_commit(w, im->err, im->errlen))
+		/* an event the trace rules refuse is the log's; else the disk's */
+		return i < im->nev ? EXIT_DATA : EXIT_OUTPUT;
+	return 0;
+}
+
 int strace_import(const char *log, const struct strace_import_opts *o,
 		  const char *out, uint64_t *events, uint64_t *skipped,
 		  char *err, size_t errlen)
 {
-	struct importer im = { .log = log, .err = err, .errlen = errlen };
-	struct trace_header h;
-	struct trace_writer *w = NULL;
-	int fds[TRACE_MAX_DEVICES], memfd = o->memory_fd;
-	uint64_t npages = o->memory / PG_SIZE, origin = UINT64_MAX, end[TRACE_MAX_DEVICES];
-	uint64_t outside = 0, unaligned = 0;
-	struct trace_event *evs = NULL;
-	size_t nev = 0, i, k;
-	bool assumed;
-	unsigned nfds = 0, d;
+	struct importer im = {
+		.log = log, .o = o, .err = err, .errlen = errlen, .memfd = o->memory_fd,
+	};
 	int rc = EXIT_DATA;
 
 	*events = *skipped = 0;
-	memset(end, 0, sizeof(end));
 	if (read_log(&im))
 		goto out;
 	if (!im.n) {
@@ -341,179 +567,18 @@ int strace_import(const char *log, const struct strace_import_opts *o,
 		goto out;
 	}
 	qsort(im.calls, im.n, sizeof(*im.calls), by_time);
-	origin = im.calls[0].t_us;
-
-	/* the devices: the descriptors UML reads into physical memory from */
-	for (i = 0; i < im.n; i++) {
-		struct call *c = &im.calls[i];
-
-		if ((c->kind == C_READ || c->kind == C_WRITE) && c->addr >= o->phys_base &&
-		    c->addr - o->phys_base < o->memory && dev_index(fds, &nfds, c->fd) < 0) {
-			set_error(err, errlen, "%s:%u: more than %d disks", log, c->line,
-				  TRACE_MAX_DEVICES);
-			goto out;
-		}
-	}
-	/* the memory file: the one other descriptor mapped shared */
-	for (i = 0; memfd < 0 && i < im.n; i++) {
-		struct call *c = &im.calls[i];
-
-		if (c->kind == C_MMAP && c->shared && c->fd >= 0) {
-			for (d = 0; d < nfds && fds[d] != c->fd; d++)
-				;
-			if (d == nfds)
-				memfd = c->fd;
-		}
-	}
-	for (i = 0; o->memory_fd < 0 && i < im.n; i++) {
-		struct call *c = &im.calls[i];
-
-		if (c->kind == C_MMAP && c->shared && c->fd >= 0 && c->fd != memfd) {
-			for (d = 0; d < nfds && fds[d] != c->fd; d++)
-				;
-			if (d == nfds) {
-				set_error(err, errlen,
-					  "%s:%u: descriptors %d and %d both map a file shared: say which is the memory file (--memory-fd)",
-					  log, c->line, memfd, c->fd);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-		}
-	}
-
-	memset(&h, 0, sizeof(h));
-	h.version = 1;
-	h.page_size = PG_SIZE;
-	h.memory = o->memory;
-	h.readahead_kb = o->readahead_kb;
-	h.nr_devices = nfds;
-	for (i = 0; i < im.n; i++) {
-		struct call *c = &im.calls[i];
-
-		for (d = 0; d < nfds; d++)
-			if ((c->kind == C_READ || c->kind == C_WRITE) && c->fd == fds[d] &&
-			    c->off + c->len > end[d])
-				end[d] = c->off + c->len;
-	}
-	for (d = 0; d < nfds; d++) {
-		struct trace_device *td = &h.devices[d];
-		const struct strace_device_opt *given = NULL;
-
-		for (k = 0; k < o->nr_dev; k++)
-			if (o->dev[k].fd == fds[d])
-				given = &o->dev[k];
-		snprintf(td->name, sizeof(td->name), "ubd%c", 'a' + d);
-		td->size = given && given->size ? given->size : round_up(end[d], 1 << 20);
-		if (given && given->backing[0])
-			snprintf(td->backing, sizeof(td->backing), "%s", given->backing);
-		else
-			snprintf(td->backing, sizeof(td->backing), "strace-fd%d", fds[d]);
-	}
-	snprintf(h.recorder, sizeof(h.recorder), "anonsim-trace-import from=strace");
-
-	/* the events, those the trace rules let in */
-	evs = xmalloc((im.n + 1) * sizeof(*evs), "the events of a log");
-	/*
-	 * UML maps its physical memory from the file's start as it boots; a log
-	 * begun later (strace -p) lacks that mapping, so it is put first.
-	 */
-	for (i = 0; i < im.n; i++)
-		if (im.calls[i].kind == C_MMAP && im.calls[i].shared && im.calls[i].fd == memfd)
-			break;
-	assumed = i == im.n || im.calls[i].addr != o->phys_base || im.calls[i].off;
-	if (assumed) {
-		memset(&evs[0], 0, sizeof(evs[0]));
-		evs[0].kind = EV_MMAP;
-		evs[0].addr = o->phys_base;
-		evs[0].length = o->memory;
-		nev = 1;
-	}
-	for (i = 0; i < im.n; i++) {
-		struct call *c = &im.calls[i];
-		struct trace_event *ev = &evs[nev];
-
-		memset(ev, 0, sizeof(*ev));
-		ev->time_us = c->t_us - origin;
-		if (c->kind == C_READ || c->kind == C_WRITE) {
-			uint64_t page;
-
-			for (d = 0; d < nfds && fds[d] != c->fd; d++)
-				;
-			if (d == nfds || c->addr < o->phys_base ||
-			    c->addr - o->phys_base >= o->memory) {
-				outside++;
-				continue;
-			}
-			page = (c->addr - o->phys_base) / PG_SIZE;
-			if (c->off % 512 || c->len % 512 ||
-			    c->off + c->len > h.devices[d].size ||
-			    page + (c->len + PG_SIZE - 1) / PG_SIZE > npages) {
-				unaligned++;
-				continue;
-			}
-			ev->kind = c->kind == C_READ ? EV_READ : EV_WRITE;
-			ev->dev = d;
-			ev->offset = c->off;
-			ev->length = c->len;
-			ev->page = page;
-		} else if (c->kind == C_MMAP) {
-			if (!c->shared || c->fd != memfd)
-				continue;
-			if (c->addr % PG_SIZE || c->off % PG_SIZE || !c->len) {
-				unaligned++;
-				continue;
-			}
-			ev->kind = EV_MMAP;
-			ev->addr = c->addr;
-			ev->length = round_up(c->len, PG_SIZE);
-			ev->offset = c->off;
-		} else {
-			/* only what may unmap the memory file: overlapping a mapping of it */
-			for (k = 0; k < nev; k++)
-				if (evs[k].kind == EV_MMAP && c->addr < evs[k].addr + evs[k].length &&
-				    evs[k].addr < c->addr + c->len)
-					break;
-			if (k == nev || c->addr % PG_SIZE || !c->len)
-				continue;
-			ev->kind = EV_MUNMAP;
-			ev->addr = c->addr;
-			ev->length = round_up(c->len, PG_SIZE);
-		}
-		nev++;
-	}
-	*skipped = im.skipped_vector + im.skipped_failed + outside + unaligned;
-	snprintf(h.notes, sizeof(h.notes),
-		 "imported from an strace log: UML's disk reads and writes and its "
-		 "mappings of the memory file (descriptor %d); no touch or free events: "
-		 "strace does not see the guest write or free its memory\n"
-		 "left out: %" PRIu64 " preadv/pwritev calls, %" PRIu64 " failed calls, "
-		 "%" PRIu64 " transfers outside physical memory (from 0x%" PRIx64 "), "
-		 "%" PRIu64 " breaking the trace rules (not whole 512-byte sectors, or "
-		 "beyond the device or memory)%s", memfd, im.skipped_vector,
-		 im.skipped_failed, outside, o->phys_base, unaligned,
-		 assumed ? "\nthe mapping of physical memory UML makes as it boots was "
-			   "not in the log: assumed at time 0" : "");
-	w = trace_writer_open(out, &h, err, errlen);
-	if (!w) {
-		rc = EXIT_USAGE;
+	rc = match_descriptors(&im);
+	if (rc)
 		goto out;
-	}
-	for (i = 0; i < nev; i++)
-		if (trace_write(w, &evs[i]))
-			break;	/* the commit says why */
-	if (trace_writer_commit(w, err, errlen)) {
-		w = NULL;
-		/* an event the trace rules refuse is the log's; else the disk's */
-		rc = i < nev ? EXIT_DATA : EXIT_OUTPUT;
-		goto out;
-	}
-	w = NULL;
-	*events = nev;
-	rc = 0;
+	make_header(&im);
+	make_events(&im);
+	*skipped = im.skipped_vector + im.skipped_failed + im.outside + im.unaligned;
+	make_notes(&im);
+	rc = write_trace(&im, out);
+	if (!rc)
+		*events = im.nev;
 out:
-	if (w)
-		trace_writer_abort(w);
-	free(evs);
+	free(im.evs);
 	free(im.calls);
 	return rc;
 }
