@@ -293,190 +293,244 @@ static const char *this_anonsim(char *buf, size_t len)
 	return buf;
 }
 
-int cmd_sweep(int argc, char **argv)
+/* What the command line asks of a sweep, beside the grid itself. */
+struct sweep_cli {
+	struct sweep_grid *g;
+	struct passed pass[MAX_PASSED];	/* grid and host options, for the job lines */
+	unsigned npass;
+	const char *out_path, *jobs_dir, *anonsim, *strategy_list;
+	bool json, format_given, merge, quiet;
+	unsigned jobs, nstrategies;
+	int64_t job;
+};
+
+/* An option that is not a grid or host option; 0, or an exit status (-1: help shown). */
+static int sweep_own_option(struct sweep_cli *sc, int c, char **argv)
 {
-	static struct sweep_grid g;
-	struct passed pass[MAX_PASSED];
-	const char *out_path = NULL, *jobs_dir = NULL, *anonsim = NULL;
-	char exe[4096], err[1024];
-	bool json = false, format_given = false, merge = false, quiet = false;
-	unsigned npass = 0, jobs = online_cpus(), *count;
-	int64_t job = -1;
-	uint64_t v, total, i;
-	const char *strategy_list = NULL;
-	unsigned nstrategies = 0;
-	char **rows;
+	uint64_t v;
+
+	switch (c) {
+	case 'j':
+		if (parse_uint(optarg, 64, &v) || !v)
+			return bad_option_value("--jobs", optarg, "a number from 1 to 64");
+		sc->jobs = (unsigned)v;
+		return 0;
+	case 'o':
+		sc->out_path = optarg;
+		return 0;
+	case O_CSV:
+	case O_JSON:
+		if (sc->format_given && sc->json != (c == O_JSON)) {
+			msg("--csv and --json exclude each other");
+			return EXIT_USAGE;
+		}
+		sc->format_given = true;
+		sc->json = c == O_JSON;
+		return 0;
+	case 'q':
+		sc->quiet = true;
+		return 0;
+	case O_JOBS_DIR:
+		sc->jobs_dir = optarg;
+		return 0;
+	case O_ANONSIM:
+		sc->anonsim = optarg;
+		return 0;
+	case O_JOB:
+		if (parse_uint(optarg, INT64_MAX, &v))
+			return bad_option_value("--job", optarg, "a combination number from 0");
+		sc->job = (int64_t)v;
+		return 0;
+	case O_MERGE:
+		sc->merge = true;
+		return 0;
+	case 'h':
+		sweep_usage(stdout);
+		return -1;
+	default:
+		return usage_error(c, argv, "sweep");
+	}
+}
+
+/* The options: lists into the grid, the rest into @sc.  0, or an exit status (-1: help). */
+static int sweep_parse(struct sweep_cli *sc, int argc, char **argv)
+{
+	struct sweep_grid *g = sc->g;
+	unsigned *count;
 	int c, rc;
 
-	memset(&g, 0, sizeof(g));
-	host_cli_init(&g.base);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":" HOST_SHORT_OPTIONS "n:j:o:qh",
 				sweep_options, NULL)) != -1) {
 		count = NULL;
 		switch (c) {
 		case 's':
-			strategy_list = optarg;
-			count = &nstrategies;
+			sc->strategy_list = optarg;
+			count = &sc->nstrategies;
 			break;
 		case 'm':
-			count = &g.nmem;
+			count = &g->nmem;
 			break;
 		case HOST_O_SWAP:
-			count = &g.nswap;
+			count = &g->nswap;
 			break;
 		case HOST_O_POLICY:
-			count = &g.npolicy;
+			count = &g->npolicy;
 			break;
 		case HOST_O_RA:
-			count = &g.nra;
+			count = &g->nra;
 			break;
 		case 'n':
-			count = &g.ncopies;
+			count = &g->ncopies;
 			break;
 		}
 		if (count) {
-			if ((rc = parse_list(&g, c, optarg, count)))
+			if ((rc = parse_list(g, c, optarg, count)))
 				return rc;
-		} else if ((rc = host_cli_option(&g.base, c, optarg)) > 0) {
+		} else if ((rc = host_cli_option(&g->base, c, optarg)) > 0) {
 			return rc;
 		} else if (rc < 0) {
-			switch (c) {
-			case 'j':
-				if (parse_uint(optarg, 64, &v) || !v)
-					return bad_option_value("--jobs", optarg,
-								"a number from 1 to 64");
-				jobs = (unsigned)v;
-				continue;
-			case 'o':
-				out_path = optarg;
-				continue;
-			case O_CSV:
-			case O_JSON:
-				if (format_given && json != (c == O_JSON)) {
-					msg("--csv and --json exclude each other");
-					return EXIT_USAGE;
-				}
-				format_given = true;
-				json = c == O_JSON;
-				continue;
-			case 'q':
-				quiet = true;
-				continue;
-			case O_JOBS_DIR:
-				jobs_dir = optarg;
-				continue;
-			case O_ANONSIM:
-				anonsim = optarg;
-				continue;
-			case O_JOB:
-				if (parse_uint(optarg, INT64_MAX, &v))
-					return bad_option_value("--job", optarg,
-								"a combination number from 0");
-				job = (int64_t)v;
-				continue;
-			case O_MERGE:
-				merge = true;
-				continue;
-			case 'h':
-				sweep_usage(stdout);
-				return EXIT_OK;
-			default:
-				return usage_error(c, argv, "sweep");
-			}
+			rc = sweep_own_option(sc, c, argv);
+			if (rc)
+				return rc;
+			continue;
 		}
 		/* a grid or host option: the job lines repeat it */
-		if (npass == MAX_PASSED) {
+		if (sc->npass == MAX_PASSED) {
 			msg("more than %d options", MAX_PASSED);
 			return EXIT_USAGE;
 		}
-		pass[npass++] = (struct passed){ long_name(c), takes_arg(c) ? optarg : NULL };
+		sc->pass[sc->npass++] = (struct passed){ long_name(c), takes_arg(c) ? optarg : NULL };
 	}
 	if (optind >= argc) {
-		msg("no %s given (see anonsim sweep --help)", merge ? "part" : "trace");
+		msg("no %s given (see anonsim sweep --help)", sc->merge ? "part" : "trace");
 		return EXIT_USAGE;
 	}
-	if ((merge + (jobs_dir != NULL) + (job >= 0)) > 1) {
+	if ((sc->merge + (sc->jobs_dir != NULL) + (sc->job >= 0)) > 1) {
 		msg("--merge, --emit-jobs and --job exclude one another");
 		return EXIT_USAGE;
 	}
-	if (out_path && output_not_input(out_path, argv + optind, (unsigned)(argc - optind)))
+	if (sc->out_path &&
+	    output_not_input(sc->out_path, argv + optind, (unsigned)(argc - optind)))
 		return EXIT_USAGE;
-	if (merge) {
-		uint64_t n;
+	return 0;
+}
 
-		rc = sweep_merge(argv + optind, (unsigned)(argc - optind), &rows, &n,
-				 err, sizeof(err));
-		if (rc) {
-			msg("%s", err);
-			return rc;
-		}
-		rc = write_rows(out_path, json, rows, n, NULL, 0);
-		for (i = 0; i < n; i++)
-			free(rows[i]);
-		free(rows);
+/* --merge: the parts' rows, in combination order, as one output. */
+static int sweep_merge_parts(const struct sweep_cli *sc, char *const *parts, unsigned nparts)
+{
+	char **rows, err[1024];
+	uint64_t n, i;
+	int rc;
+
+	rc = sweep_merge(parts, nparts, &rows, &n, err, sizeof(err));
+	if (rc) {
+		msg("%s", err);
 		return rc;
 	}
+	rc = write_rows(sc->out_path, sc->json, rows, n, NULL, 0);
+	for (i = 0; i < n; i++)
+		free(rows[i]);
+	free(rows);
+	return rc;
+}
 
-	/* the defaults of lists not given */
-	if (strategy_list) {
+/* The grid's runs and the defaults of the lists not given, and its traces. */
+static int sweep_complete_grid(struct sweep_cli *sc, char **traces, unsigned ntraces)
+{
+	struct sweep_grid *g = sc->g;
+	unsigned i;
+
+	if (sc->strategy_list) {
 		char buf[1024], *tok, *save;
 
-		snprintf(buf, sizeof(buf), "%s", strategy_list);
+		snprintf(buf, sizeof(buf), "%s", sc->strategy_list);
 		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			struct host_cli one = g.base;
+			struct host_cli one = g->base;
 
 			one.strategy = tok;
-			g.nruns += host_cli_runs(&one, g.runs + g.nruns,
-						 HOST_CLI_MAX_RUNS - g.nruns);
+			g->nruns += host_cli_runs(&one, g->runs + g->nruns,
+						  HOST_CLI_MAX_RUNS - g->nruns);
 		}
 	} else {
-		g.nruns = host_cli_runs(&g.base, g.runs, HOST_CLI_MAX_RUNS);
+		g->nruns = host_cli_runs(&g->base, g->runs, HOST_CLI_MAX_RUNS);
 	}
-	if (!g.nmem)
-		g.mem[g.nmem++] = 0;
-	if (!g.nswap)
-		g.swap[g.nswap++] = g.base.o.swap;
-	if (!g.npolicy)
-		g.policy[g.npolicy++] = g.base.o.policy;
-	if (!g.nra)
-		g.ra[g.nra++] = -1;
-	if (!g.ncopies)
-		g.copies[g.ncopies++] = 1;
-	g.traces = argv + optind;
-	g.ntraces = (unsigned)(argc - optind);
-	for (i = 0; i < g.ntraces; i++)
-		if (strpbrk(g.traces[i], ",\"\n")) {
+	if (!g->nmem)
+		g->mem[g->nmem++] = 0;
+	if (!g->nswap)
+		g->swap[g->nswap++] = g->base.o.swap;
+	if (!g->npolicy)
+		g->policy[g->npolicy++] = g->base.o.policy;
+	if (!g->nra)
+		g->ra[g->nra++] = -1;
+	if (!g->ncopies)
+		g->copies[g->ncopies++] = 1;
+	g->traces = traces;
+	g->ntraces = ntraces;
+	for (i = 0; i < g->ntraces; i++)
+		if (strpbrk(g->traces[i], ",\"\n")) {
 			msg("%s: a trace name with a comma, quote or newline cannot go in a CSV row",
-			    g.traces[i]);
+			    g->traces[i]);
 			return EXIT_USAGE;
 		}
+	return 0;
+}
+
+/* The combinations, all of them here or the one of --job, into one output. */
+static int sweep_run_grid(const struct sweep_cli *sc, uint64_t total)
+{
+	const struct sweep_grid *g = sc->g;
+	char **rows, err[1024];
+	uint64_t i;
+	int rc;
+
+	if (sc->job >= 0 && (uint64_t)sc->job >= total) {
+		msg("--job %" PRId64 ": the grid has combinations 0 to %" PRIu64,
+		    sc->job, total - 1);
+		return EXIT_USAGE;
+	}
+	rows = xcalloc(total, sizeof(*rows), "the rows of the sweep");
+	if (sc->job >= 0)
+		rc = sweep_run(g, (uint64_t)sc->job, 1, 1, false, rows, err, sizeof(err));
+	else
+		rc = sweep_run(g, 0, total, sc->jobs, !sc->quiet && isatty(STDERR_FILENO), rows,
+			       err, sizeof(err));
+	if (rc)
+		msg("%s", err);
+	else
+		rc = write_rows(sc->out_path, sc->json, rows, sc->job >= 0 ? 1 : total,
+				g->traces, g->ntraces);
+	for (i = 0; i < total; i++)
+		free(rows[i]);
+	free(rows);
+	return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	static struct sweep_grid g;
+	struct sweep_cli sc = { .g = &g, .jobs = online_cpus(), .job = -1 };
+	char exe[4096];
+	uint64_t total;
+	int rc;
+
+	memset(&g, 0, sizeof(g));
+	host_cli_init(&g.base);
+	rc = sweep_parse(&sc, argc, argv);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (sc.merge)
+		return sweep_merge_parts(&sc, argv + optind, (unsigned)(argc - optind));
+	rc = sweep_complete_grid(&sc, argv + optind, (unsigned)(argc - optind));
+	if (rc)
+		return rc;
 	total = sweep_size(&g);
 	if (!total) {
 		msg("no combination to run");
 		return EXIT_USAGE;
 	}
-
-	if (jobs_dir)
-		return emit_jobs(jobs_dir, anonsim ? anonsim : this_anonsim(exe, sizeof(exe)),
-				 pass, npass, g.traces, g.ntraces, total);
-	if (job >= 0 && (uint64_t)job >= total) {
-		msg("--job %" PRId64 ": the grid has combinations 0 to %" PRIu64,
-		    job, total - 1);
-		return EXIT_USAGE;
-	}
-	rows = xcalloc(total, sizeof(*rows), "the rows of the sweep");
-	if (job >= 0)
-		rc = sweep_run(&g, (uint64_t)job, 1, 1, false, rows, err, sizeof(err));
-	else
-		rc = sweep_run(&g, 0, total, jobs, !quiet && isatty(STDERR_FILENO), rows,
-			       err, sizeof(err));
-	if (rc)
-		msg("%s", err);
-	else
-		rc = write_rows(out_path, json, rows, job >= 0 ? 1 : total, g.traces, g.ntraces);
-	for (i = 0; i < total; i++)
-		free(rows[i]);
-	free(rows);
-	return rc;
+	if (sc.jobs_dir)
+		return emit_jobs(sc.jobs_dir, sc.anonsim ? sc.anonsim : this_anonsim(exe, sizeof(exe)),
+				 sc.pass, sc.npass, g.traces, g.ntraces, total);
+	return sweep_run_grid(&sc, total);
 }
