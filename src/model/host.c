@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host.c - host memory accounting, the swap device and reclaim.
+ *
+ * host.c and pagecache.c call each other, the one circle the tree allows
+ * (tests/layout/include_layers.sh): a page-cache insertion charges the host,
+ * the charge can reclaim, and reclaim evicts page cache, as in the kernel
+ * (filemap_add_folio -> mem_cgroup_charge -> try_to_free_pages -> shrink_folio_list).
  */
 #include <config.h>
 

@@ -7,6 +7,9 @@
  * alone for a random read), an asynchronous window when a read reaches the
  * PG_readahead folio (ramped x4 while small, then x2, up to the maximum),
  * built from large folios whose order grows by two per window.
+ *
+ * pagecache.c and host.c call each other, the one circle the tree allows:
+ * adding pages charges the host, whose reclaim evicts page cache (host.c).
  */
 #include <config.h>
 
