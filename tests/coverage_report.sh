@@ -13,14 +13,14 @@ out=$builddir/coverage.txt
 scratch=$builddir/coverage-gcovr.txt
 trap 'rm -f "$scratch"' EXIT
 {
-	printf '%-14s %-26s %s\n' folder lines branches
-	for d in cli kernel live model strategy trace util; do
+	printf '%-16s %-26s %s\n' folder lines branches
+	for d in cli kernel kernel/user live model strategy trace util; do
 		[ -d "$srcdir/src/$d" ] || continue
 		"$GCOVR" -r "$srcdir" "$builddir" \
-			--filter "$srcdir/src/$d/" --print-summary -o "$scratch" 2>/dev/null |
+			--filter "$srcdir/src/$d/[^/]*$" --print-summary -o "$scratch" 2>/dev/null |
 		awk -v d="src/$d" '
 			/^lines:/ { l = $2 " " $3 " " $4 " " $5 " " $6 }
 			/^branches:/ { b = $2 " " $3 " " $4 " " $5 " " $6 }
-			END { printf "%-14s %-26s %s\n", d, l, b }'
+			END { printf "%-16s %-26s %s\n", d, l, b }'
 	done
 } | tee "$out"
