@@ -131,136 +131,192 @@ static bool sweep_failed(const struct sweep_result *sr)
 	return false;
 }
 
-int cmd_density(int argc, char **argv)
-{
+/* What the command line asks of a density sweep, and its output. */
+struct density_cli {
 	struct host_cli hc;
+	struct out out;
+	unsigned max_n, jobs;
+	bool quiet, every;
+	char **traces;
+	unsigned ntraces;
+};
+
+/* Each strategy run's sweep, in report order. */
+struct density_results {
 	struct strategy_run runs[HOST_CLI_MAX_RUNS];
 	struct sweep_result sr[HOST_CLI_MAX_RUNS];
-	struct out out;
-	const char *labels[HOST_CLI_MAX_RUNS];
-	unsigned max_n = 32, jobs = online_cpus(), nruns = 0, r, ntraces;
-	bool quiet = false, failed = false, every = false, bisect;
-	uint64_t v;
-	int c, rc = EXIT_OK;
+	unsigned nruns;
+	bool failed;			/* a simulator failure in one of them */
+};
 
-	host_cli_init(&hc);
-	out_init(&out);
+/* An option that is not a host or output option; 0, or an exit status (-1: help shown). */
+static int density_own_option(struct density_cli *dc, int c, char **argv)
+{
+	uint64_t v;
+
+	switch (c) {
+	case O_MAX:
+		if (parse_uint(optarg, MAX_N_LIMIT, &v) || !v)
+			return bad_option_value("--max", optarg, "a number from 1 to 4096");
+		dc->max_n = (unsigned)v;
+		return 0;
+	case 'j':
+		if (parse_uint(optarg, 1024, &v) || !v)
+			return bad_option_value("--jobs", optarg, "a number from 1 to 1024");
+		dc->jobs = (unsigned)v;
+		return 0;
+	case O_EVERY:
+		dc->every = true;
+		return 0;
+	case 'q':
+		dc->quiet = true;
+		return 0;
+	case 'h':
+		density_usage(stdout);
+		return -1;
+	default:
+		return usage_error(c, argv, "density");
+	}
+}
+
+/* The options and traces: into @dc's settings.  0, or an exit status (-1: help shown). */
+static int density_parse(struct density_cli *dc, int argc, char **argv)
+{
+	int c, rc;
+
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":" HOST_SHORT_OPTIONS OUT_SHORT_OPTIONS "j:qh",
 				density_options, NULL)) != -1) {
-		int hrc = host_cli_option(&hc, c, optarg);
-
-		if (hrc < 0)
-			hrc = out_option(&out, c, optarg);
-
-		if (hrc >= 0) {
-			if (hrc)
-				return hrc;
-			continue;
-		}
-		switch (c) {
-		case O_MAX:
-			if (parse_uint(optarg, MAX_N_LIMIT, &v) || !v)
-				return bad_option_value("--max", optarg,
-							"a number from 1 to 4096");
-			max_n = (unsigned)v;
-			break;
-		case 'j':
-			if (parse_uint(optarg, 1024, &v) || !v)
-				return bad_option_value("--jobs", optarg,
-							"a number from 1 to 1024");
-			jobs = (unsigned)v;
-			break;
-		case O_EVERY:
-			every = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			density_usage(stdout);
-			return EXIT_OK;
-		default:
-			return usage_error(c, argv, "density");
-		}
+		rc = host_cli_option(&dc->hc, c, optarg);
+		if (rc < 0)
+			rc = out_option(&dc->out, c, optarg);
+		if (rc < 0)
+			rc = density_own_option(dc, c, argv);
+		if (rc)
+			return rc;
 	}
 	if (optind >= argc) {
 		msg("no trace given (see anonsim density --help)");
 		return EXIT_USAGE;
 	}
-	ntraces = (unsigned)(argc - optind);
-	if ((rc = cli_traces_ready(argv + optind, ntraces)))
-		return rc;
-	hc.o.progress = !quiet && isatty(STDERR_FILENO);
-	/* the output is ready before the sweep, not found wanting after it */
-	if ((rc = out_open(&out, argv + optind, ntraces)))
-		return rc;
+	dc->traces = argv + optind;
+	dc->ntraces = (unsigned)(argc - optind);
+	return 0;
+}
 
-	nruns = host_cli_runs(&hc, runs, HOST_CLI_MAX_RUNS);
-	bisect = !every && hc.o.host_mem && (hc.o.stagger_us >= 0 || hc.o.check);
-	memset(sr, 0, sizeof(sr));
-	for (r = 0; r < nruns; r++) {
+/* Each strategy run's sweep, into @dr; 0, or an exit status after a message. */
+static int density_run_all(const struct density_cli *dc, struct density_results *dr)
+{
+	const struct replay_opts *o = &dc->hc.o;
+	bool bisect;
+	unsigned r;
+	int rc;
+
+	dr->failed = false;
+	dr->nruns = host_cli_runs(&dc->hc, dr->runs, HOST_CLI_MAX_RUNS);
+	bisect = !dc->every && o->host_mem && (o->stagger_us >= 0 || o->check);
+	memset(dr->sr, 0, sizeof(dr->sr));
+	for (r = 0; r < dr->nruns; r++) {
+		const struct strategy_run *run = &dr->runs[r];
+		struct sweep_result *sr = &dr->sr[r];
 		char err[512];
 
-		sr[r].pt = xcalloc(max_n, sizeof(*sr[r].pt), "the points of the sweep");
+		sr->pt = xcalloc(dc->max_n, sizeof(*sr->pt), "the points of the sweep");
 		if (bisect) {
-			sr[r].order = xcalloc(max_n, sizeof(*sr[r].order),
-					      "the order of the bisection");
-			rc = density_bisect(argv + optind, (unsigned)(argc - optind), runs[r].s,
-					    runs[r].v, &hc.o, max_n, jobs, sr[r].pt,
-					    &sr[r].filled, &sr[r].density, sr[r].order,
-					    err, sizeof(err));
+			sr->order = xcalloc(dc->max_n, sizeof(*sr->order),
+					    "the order of the bisection");
+			rc = density_bisect(dc->traces, dc->ntraces, run->s, run->v, o,
+					    dc->max_n, dc->jobs, sr->pt, &sr->filled,
+					    &sr->density, sr->order, err, sizeof(err));
 		} else {
-			rc = density_sweep(argv + optind, (unsigned)(argc - optind), runs[r].s,
-					   runs[r].v, &hc.o, max_n, jobs, sr[r].pt,
-					   &sr[r].filled, &sr[r].density, err, sizeof(err));
+			rc = density_sweep(dc->traces, dc->ntraces, run->s, run->v, o,
+					   dc->max_n, dc->jobs, sr->pt, &sr->filled,
+					   &sr->density, err, sizeof(err));
 		}
 		if (rc) {
 			msg("%s", err);
-			goto done;
+			return rc;
 		}
-		snprintf(sr[r].label, sizeof(sr[r].label), "%s",
-			 sr[r].filled ? sr[r].pt[0].demand.label : runs[r].s->name);
-		failed |= sweep_failed(&sr[r]);
+		snprintf(sr->label, sizeof(sr->label), "%s",
+			 sr->filled ? sr->pt[0].demand.label : run->s->name);
+		dr->failed |= sweep_failed(sr);
 	}
+	return 0;
+}
 
-	if (out.fmt == OUT_CSV) {
-		density_csv_header(out.f);
-		for (r = 0; r < nruns; r++)
-			density_csv(out.f, sr[r].label, sr[r].pt, sr[r].filled, sr[r].density,
-				    hc.o.host_mem);
-	} else if (out.fmt == OUT_JSON) {
-		struct json j;
+/* The sweeps as the one JSON object; 0, or an exit status after a message. */
+static int density_put_json(const struct density_cli *dc, const struct density_results *dr)
+{
+	const char *labels[HOST_CLI_MAX_RUNS];
+	struct json j;
+	unsigned r;
+	int rc;
 
-		for (r = 0; r < nruns; r++)
-			labels[r] = sr[r].label;
-		json_start(&j, out.f);
-		json_head(&j, "density");
-		json_host_inputs(&j, &hc.o, labels, nruns, JI_ALL & ~JI_INSTANCES);
-		json_uint(&j, "max_instances", max_n);
-		json_end(&j);
-		if ((rc = json_traces(&j, argv + optind, ntraces)))
-			goto done;
-		json_array(&j, "results");
-		for (r = 0; r < nruns; r++)
-			density_json(&j, sr[r].label, sr[r].pt, sr[r].filled, sr[r].density,
-				     hc.o.host_mem);
-		json_end(&j);
-		json_finish(&j);
+	for (r = 0; r < dr->nruns; r++)
+		labels[r] = dr->sr[r].label;
+	json_start(&j, dc->out.f);
+	json_head(&j, "density");
+	json_host_inputs(&j, &dc->hc.o, labels, dr->nruns, JI_ALL & ~JI_INSTANCES);
+	json_uint(&j, "max_instances", dc->max_n);
+	json_end(&j);
+	if ((rc = json_traces(&j, dc->traces, dc->ntraces)))
+		return rc;
+	json_array(&j, "results");
+	for (r = 0; r < dr->nruns; r++)
+		density_json(&j, dr->sr[r].label, dr->sr[r].pt, dr->sr[r].filled,
+			     dr->sr[r].density, dc->hc.o.host_mem);
+	json_end(&j);
+	json_finish(&j);
+	return 0;
+}
+
+/* The sweeps in the format asked; 0, or an exit status after a message. */
+static int density_report(const struct density_cli *dc, const struct density_results *dr)
+{
+	unsigned r;
+
+	if (dc->out.fmt == OUT_CSV) {
+		density_csv_header(dc->out.f);
+		for (r = 0; r < dr->nruns; r++)
+			density_csv(dc->out.f, dr->sr[r].label, dr->sr[r].pt, dr->sr[r].filled,
+				    dr->sr[r].density, dc->hc.o.host_mem);
+	} else if (dc->out.fmt == OUT_JSON) {
+		return density_put_json(dc, dr);
 	} else {
-		for (r = 0; r < nruns; r++)
-			put_table(out.f, &sr[r], &hc.o, max_n);
+		for (r = 0; r < dr->nruns; r++)
+			put_table(dc->out.f, &dr->sr[r], &dc->hc.o, dc->max_n);
 	}
-	if ((rc = out_close(&out)))
-		goto freed;
-	rc = failed ? EXIT_INTERNAL : EXIT_OK;
-	goto freed;
-done:
-	out_abort(&out);
-freed:
-	for (r = 0; r < nruns; r++) {
-		free(sr[r].pt);
-		free(sr[r].order);
+	return 0;
+}
+
+int cmd_density(int argc, char **argv)
+{
+	struct density_cli dc = { .max_n = 32, .jobs = online_cpus() };
+	struct density_results dr;
+	unsigned r;
+	int rc;
+
+	host_cli_init(&dc.hc);
+	out_init(&dc.out);
+	rc = density_parse(&dc, argc, argv);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = cli_traces_ready(dc.traces, dc.ntraces)))
+		return rc;
+	dc.hc.o.progress = !dc.quiet && isatty(STDERR_FILENO);
+	/* the output is ready before the sweep, not found wanting after it */
+	if ((rc = out_open(&dc.out, dc.traces, dc.ntraces)))
+		return rc;
+	rc = density_run_all(&dc, &dr);
+	if (!rc)
+		rc = density_report(&dc, &dr);
+	if (rc)
+		out_abort(&dc.out);
+	else if (!(rc = out_close(&dc.out)))
+		rc = dr.failed ? EXIT_INTERNAL : EXIT_OK;
+	for (r = 0; r < dr.nruns; r++) {
+		free(dr.sr[r].pt);
+		free(dr.sr[r].order);
 	}
 	return rc;
 }

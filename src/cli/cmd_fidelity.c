@@ -206,7 +206,46 @@ static void put_json(FILE *f, char *const *names, const struct verdict *v, unsig
 	json_finish(&j);
 }
 
-int cmd_fidelity(int argc, char **argv)
+/* What the command line asks of the comparison, and its output. */
+struct fidelity_cli {
+	struct replay_opts o;		/* read-copy as UML ran it, each trace's readahead */
+	struct out out;
+	double tol_tmpfs, tol_cache;
+	bool cache_only;
+	char **traces;
+	unsigned n;
+};
+
+/* An option that is not an output option; 0, or an exit status (-1: help shown). */
+static int fidelity_own_option(struct fidelity_cli *fc, int opt, char **argv)
+{
+	char *end;
+	double t;
+
+	switch (opt) {
+	case 't':
+	case 'c':
+		t = strtod(optarg, &end);
+		if (end == optarg || *end || !(t >= 0 && t <= 1e6)) {	/* not NaN */
+			msg("--%s '%s': expected a percentage",
+			    opt == 't' ? "tmpfs-tolerance" : "cache-tolerance", optarg);
+			return EXIT_USAGE;
+		}
+		*(opt == 't' ? &fc->tol_tmpfs : &fc->tol_cache) = t;
+		return 0;
+	case 'C':
+		fc->cache_only = true;
+		return 0;
+	case 'h':
+		fidelity_usage(stdout);
+		return -1;
+	default:
+		return usage_error(opt, argv, "fidelity");
+	}
+}
+
+/* The options and traces: into @fc's settings.  0, or an exit status (-1: help shown). */
+static int fidelity_parse(struct fidelity_cli *fc, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "tmpfs-tolerance", required_argument, NULL, 't' },
@@ -216,110 +255,111 @@ int cmd_fidelity(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct replay_opts o = { .swap = 0, .policy = RECLAIM_MODERN, .readahead_kb = -1,
-		.copies = 1, .stagger_us = -1, .share = true, .check = true,
-		.geom = &shmem_geom_x86_64 };
-	double tol_tmpfs = 2.0, tol_cache = 5.0;
-	bool missed = false, cache_only = false;
-	struct verdict *v;
-	struct out out;
-	unsigned n, i;
 	int opt, rc;
 
-	out_init(&out);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, ":h" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
-		char *end;
-		double t;
-
-		if ((rc = out_option(&out, opt, optarg)) >= 0) {
-			if (rc)
-				return rc;
-			continue;
-		}
-		switch (opt) {
-		case 't':
-		case 'c':
-			t = strtod(optarg, &end);
-			if (end == optarg || *end || !(t >= 0 && t <= 1e6)) {	/* not NaN */
-				msg("--%s '%s': expected a percentage",
-				    opt == 't' ? "tmpfs-tolerance" : "cache-tolerance", optarg);
-				return EXIT_USAGE;
-			}
-			*(opt == 't' ? &tol_tmpfs : &tol_cache) = t;
-			break;
-		case 'C':
-			cache_only = true;
-			break;
-		case 'h':
-			fidelity_usage(stdout);
-			return EXIT_OK;
-		default:
-			return usage_error(opt, argv, "fidelity");
-		}
+		if ((rc = out_option(&fc->out, opt, optarg)) < 0)
+			rc = fidelity_own_option(fc, opt, argv);
+		if (rc)
+			return rc;
 	}
 	if (optind >= argc) {
 		msg("no trace given (see anonsim fidelity --help)");
 		return EXIT_USAGE;
 	}
-	n = (unsigned)(argc - optind);
-	if ((rc = cli_traces_ready(argv + optind, n)))
+	fc->traces = argv + optind;
+	fc->n = (unsigned)(argc - optind);
+	return 0;
+}
+
+/* Trace @i replayed and held to its footprint, into @w; 0, or an exit status after a message. */
+static int fidelity_judge(struct fidelity_cli *fc, unsigned i, struct verdict *w)
+{
+	struct replay_result r;
+	struct trace_reader *tr;
+	char err[1024];
+	char *paths[1] = { fc->traces[i] };
+	int rc;
+
+	w->fp = (struct footprint){ .tmpfs = -1, .cache = -1 };
+	tr = trace_open(paths[0], err, sizeof(err));
+	if (tr) {
+		w->hdr = *trace_header(tr);
+		trace_close(tr);
+	}
+	fc->o.observe = at_footprint;
+	fc->o.observe_arg = &w->fp;
+	rc = tr ? replay_run(paths, 1, strategy_find("read-copy"), ANON_FIXED, &fc->o, &r,
+			     err, sizeof(err)) : EXIT_DATA;
+	if (rc) {
+		msg("%s", err);
 		return rc;
-	v = xcalloc(n, sizeof(*v), "the verdicts");
-	if ((rc = out_open(&out, argv + optind, n))) {
+	}
+	w->tmpfs_held = !fc->cache_only && w->fp.tmpfs >= 0 && w->fp.touches;
+	w->cache_held = w->fp.cache >= 0;
+	if (!w->cache_held && !w->tmpfs_held) {
+		msg("%s: no footprint it can be held to (needs a 'footprint cache:DEV' event, or 'footprint tmpfs' and touch events)",
+		    paths[0]);
+		return EXIT_DATA;
+	}
+	w->ok = within(w->tmpfs_held, w->fp.tmpfs, w->fp.model_tmpfs, fc->tol_tmpfs) &&
+		within(w->cache_held, w->fp.cache, w->fp.model_cache, fc->tol_cache);
+	if (!w->tmpfs_held)
+		w->why_not = fc->cache_only ? "--cache-only" : w->fp.tmpfs < 0 ?
+			"no 'footprint tmpfs' event" : "the trace has no touch events";
+	else if (!w->cache_held)
+		w->why_not = "no 'footprint cache:DEV' event";
+	return 0;
+}
+
+/* The verdicts in the format asked. */
+static void fidelity_report(const struct fidelity_cli *fc, const struct verdict *v)
+{
+	if (fc->out.fmt == OUT_JSON)
+		put_json(fc->out.f, fc->traces, v, fc->n, &fc->o, fc->tol_tmpfs, fc->tol_cache,
+			 fc->cache_only);
+	else if (fc->out.fmt == OUT_CSV)
+		put_csv(fc->out.f, fc->traces, v, fc->n);
+	else
+		put_table(fc->out.f, fc->traces, v, fc->n);
+}
+
+int cmd_fidelity(int argc, char **argv)
+{
+	struct fidelity_cli fc = {
+		.o = { .swap = 0, .policy = RECLAIM_MODERN, .readahead_kb = -1,
+			.copies = 1, .stagger_us = -1, .share = true, .check = true,
+			.geom = &shmem_geom_x86_64 },
+		.tol_tmpfs = 2.0, .tol_cache = 5.0,
+	};
+	bool missed = false;
+	struct verdict *v;
+	unsigned i;
+	int rc;
+
+	out_init(&fc.out);
+	rc = fidelity_parse(&fc, argc, argv);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = cli_traces_ready(fc.traces, fc.n)))
+		return rc;
+	v = xcalloc(fc.n, sizeof(*v), "the verdicts");
+	if ((rc = out_open(&fc.out, fc.traces, fc.n))) {
 		free(v);
 		return rc;
 	}
-	for (i = 0; i < n; i++) {
-		struct verdict *w = &v[i];
-		struct replay_result r;
-		struct trace_reader *tr;
-		char err[1024];
-		char *paths[1] = { argv[optind + i] };
-
-		w->fp = (struct footprint){ .tmpfs = -1, .cache = -1 };
-		tr = trace_open(paths[0], err, sizeof(err));
-		if (tr) {
-			w->hdr = *trace_header(tr);
-			trace_close(tr);
+	for (i = 0; i < fc.n; i++) {
+		if ((rc = fidelity_judge(&fc, i, &v[i]))) {
+			free(v);
+			out_abort(&fc.out);
+			return rc;
 		}
-		o.observe = at_footprint;
-		o.observe_arg = &w->fp;
-		rc = tr ? replay_run(paths, 1, strategy_find("read-copy"), ANON_FIXED, &o, &r,
-				     err, sizeof(err)) : EXIT_DATA;
-		if (rc) {
-			msg("%s", err);
-			goto fail;
-		}
-		w->tmpfs_held = !cache_only && w->fp.tmpfs >= 0 && w->fp.touches;
-		w->cache_held = w->fp.cache >= 0;
-		if (!w->cache_held && !w->tmpfs_held) {
-			msg("%s: no footprint it can be held to (needs a 'footprint cache:DEV' event, or 'footprint tmpfs' and touch events)",
-			    paths[0]);
-			rc = EXIT_DATA;
-			goto fail;
-		}
-		w->ok = within(w->tmpfs_held, w->fp.tmpfs, w->fp.model_tmpfs, tol_tmpfs) &&
-			within(w->cache_held, w->fp.cache, w->fp.model_cache, tol_cache);
-		if (!w->tmpfs_held)
-			w->why_not = cache_only ? "--cache-only" : w->fp.tmpfs < 0 ?
-				"no 'footprint tmpfs' event" : "the trace has no touch events";
-		else if (!w->cache_held)
-			w->why_not = "no 'footprint cache:DEV' event";
-		missed |= !w->ok;
+		missed |= !v[i].ok;
 	}
-	if (out.fmt == OUT_JSON)
-		put_json(out.f, argv + optind, v, n, &o, tol_tmpfs, tol_cache, cache_only);
-	else if (out.fmt == OUT_CSV)
-		put_csv(out.f, argv + optind, v, n);
-	else
-		put_table(out.f, argv + optind, v, n);
+	fidelity_report(&fc, v);
 	free(v);
-	if ((rc = out_close(&out)))
+	if ((rc = out_close(&fc.out)))
 		return rc;
 	return missed ? EXIT_TARGET : EXIT_OK;
-fail:
-	free(v);
-	out_abort(&out);
-	return rc;
 }

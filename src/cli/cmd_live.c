@@ -271,9 +271,66 @@ static int put_json(FILE *f, const struct live_opts *o, const struct live_result
 	return 0;
 }
 
-int cmd_live(int argc, char **argv)
+enum { O_TOL = HOST_O_END };
+
+/* What the command line asks of a live run. */
+struct live_cli {
+	const struct live_strategy *runs[LIVE_MAX_RUNS];
+	int nruns;			/* -2: no -s given */
+	struct live_opts o;
+	struct host_cli hc;
+	struct out out;
+};
+
+/* An option not of the output's; 0, or an exit status (-1: help shown). */
+static int live_option(struct live_cli *cli, int opt, char **argv)
 {
-	enum { O_TOL = HOST_O_END };
+	char *end;
+	uint64_t v;
+	int rc;
+
+	switch (opt) {
+	case 'm':
+	case HOST_O_SWAP:
+	case HOST_O_POLICY:
+	case HOST_O_OVERHEAD:
+	case HOST_O_STAGGER:
+		if ((rc = host_cli_option(&cli->hc, opt, optarg)))
+			return rc;
+		cli->o.overhead_given |= opt == HOST_O_OVERHEAD;
+		return 0;
+	case 'n':
+		if (parse_uint(optarg, 64, &v) || !v)
+			return bad_option_value("--instances", optarg, "a number from 1 to 64");
+		cli->hc.o.copies = (unsigned)v;
+		return 0;
+	case 's':
+		cli->nruns = parse_strategies(optarg, cli->runs);
+		if (cli->nruns < 0)
+			return EXIT_USAGE;
+		return 0;
+	case 'd':
+		cli->o.dir = optarg;
+		return 0;
+	case O_TOL:
+		cli->o.cache_tolerance = strtod(optarg, &end);
+		if (end == optarg || *end || !(cli->o.cache_tolerance >= 0) ||
+		    isinf(cli->o.cache_tolerance)) {
+			msg("--cache-tolerance '%s': expected a percentage", optarg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'h':
+		live_usage(stdout);
+		return -1;
+	default:
+		return usage_error(opt, argv, "live");
+	}
+}
+
+/* The options into @cli.  0, or an exit status (-1: help shown). */
+static int live_parse(struct live_cli *cli, int argc, char **argv)
+{
 	static const struct option opts[] = {
 		{ "strategy", required_argument, NULL, 's' },
 		{ "instances", required_argument, NULL, 'n' },
@@ -288,113 +345,115 @@ int cmd_live(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct live_strategy *runs[LIVE_MAX_RUNS];
-	struct live_opts o = { .cache_tolerance = 2.0 };
-	struct live_result *res;
-	struct host_cli hc;
-	struct out out;
-	const char *tmpdir = getenv("TMPDIR");
-	bool missed = false;
-	int nruns = -2, opt, rc = EXIT_OK;
-	unsigned ntraces, nres = 0, i, k;
+	int opt, rc;
 
-	o.dir = tmpdir && *tmpdir ? tmpdir : "/var/tmp";
-	host_cli_init(&hc);
-	out_init(&out);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, ":s:d:n:m:h" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
-		char *end;
-		uint64_t v;
-
-		if ((rc = out_option(&out, opt, optarg)) >= 0) {
+		if ((rc = out_option(&cli->out, opt, optarg)) >= 0) {
 			if (rc)
 				return rc;
 			continue;
 		}
-		switch (opt) {
-		case 'm':
-		case HOST_O_SWAP:
-		case HOST_O_POLICY:
-		case HOST_O_OVERHEAD:
-		case HOST_O_STAGGER:
-			if ((rc = host_cli_option(&hc, opt, optarg)))
-				return rc;
-			o.overhead_given |= opt == HOST_O_OVERHEAD;
-			break;
-		case 'n':
-			if (parse_uint(optarg, 64, &v) || !v)
-				return bad_option_value("--instances", optarg,
-							"a number from 1 to 64");
-			hc.o.copies = (unsigned)v;
-			break;
-		case 's':
-			nruns = parse_strategies(optarg, runs);
-			if (nruns < 0)
-				return EXIT_USAGE;
-			break;
-		case 'd':
-			o.dir = optarg;
-			break;
-		case O_TOL:
-			o.cache_tolerance = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.cache_tolerance >= 0) ||
-			    isinf(o.cache_tolerance)) {
-				msg("--cache-tolerance '%s': expected a percentage", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			live_usage(stdout);
-			return EXIT_OK;
-		default:
-			return usage_error(opt, argv, "live");
-		}
+		if ((rc = live_option(cli, opt, argv)))
+			return rc;
 	}
 	if (optind >= argc) {
 		msg("no trace given (see anonsim live --help)");
 		return EXIT_USAGE;
 	}
-	if (nruns == -2)
-		nruns = parse_strategies("all", runs);
-	o.model = hc.o;
-	if (!o.model.copies)
-		o.model.copies = 1;
+	return 0;
+}
+
+/* What the options left out: every strategy that runs live, one instance. */
+static void live_complete(struct live_cli *cli)
+{
+	if (cli->nruns == -2)
+		cli->nruns = parse_strategies("all", cli->runs);
+	cli->o.model = cli->hc.o;
+	if (!cli->o.model.copies)
+		cli->o.model.copies = 1;
+}
+
+/*
+ * Each trace under each strategy into @res, the table or CSV rows of a run
+ * written as it ends.  0, or an exit status; *@nres counts the failed run too.
+ */
+static int live_run_all(struct live_cli *cli, char *const *traces, unsigned ntraces,
+			struct live_result *res, unsigned *nres, bool *missed)
+{
+	unsigned i, k;
+	int rc;
+
+	if (cli->out.fmt == OUT_CSV)
+		put_csv_header(cli->out.f);
+	for (i = 0; i < ntraces; i++)
+		for (k = 0; k < (unsigned)cli->nruns; k++) {
+			char err[1024];
+			struct live_result *r = &res[(*nres)++];
+
+			rc = live_run(traces[i], cli->runs[k], &cli->o, r, err, sizeof(err));
+			if (rc) {
+				msg("%s", err);
+				return rc;
+			}
+			*missed |= r->beyond;
+			/* a person sees each run as it ends; JSON is one object */
+			if (cli->out.fmt == OUT_TABLE)
+				put_table(cli->out.f, r, cli->o.dir);
+			else if (cli->out.fmt == OUT_CSV)
+				put_csv(cli->out.f, r);
+			fflush(cli->out.f);
+		}
+	return 0;
+}
+
+/* The JSON once every run has ended, the output put in place; the exit status. */
+static int live_finish(struct live_cli *cli, const struct live_result *res, unsigned nres,
+		       char *const *traces, unsigned ntraces, bool missed)
+{
+	int rc;
+
+	if (cli->out.fmt == OUT_JSON &&
+	    (rc = put_json(cli->out.f, &cli->o, res, nres, cli->runs, (unsigned)cli->nruns,
+			   traces, ntraces))) {
+		out_abort(&cli->out);
+		return rc;
+	}
+	if ((rc = out_close(&cli->out)))
+		return rc;
+	return missed ? EXIT_TARGET : EXIT_OK;
+}
+
+int cmd_live(int argc, char **argv)
+{
+	struct live_cli cli = { .nruns = -2, .o = { .cache_tolerance = 2.0 } };
+	const char *tmpdir = getenv("TMPDIR");
+	struct live_result *res;
+	char *const *traces;
+	unsigned ntraces, nres = 0, i;
+	bool missed = false;
+	int rc;
+
+	cli.o.dir = tmpdir && *tmpdir ? tmpdir : "/var/tmp";
+	host_cli_init(&cli.hc);
+	out_init(&cli.out);
+	rc = live_parse(&cli, argc, argv);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	live_complete(&cli);
+	traces = argv + optind;
 	ntraces = (unsigned)(argc - optind);
-	if ((rc = out_open(&out, argv + optind, ntraces)))
+	if ((rc = out_open(&cli.out, traces, ntraces)))
 		return rc;
 	/* one process, no read-ahead threads: instances are forked as they start */
 	setenv("ANONSIM_READAHEAD", "0", 1);
-	res = xcalloc((size_t)ntraces * (unsigned)nruns, sizeof(*res), "the live runs' results");
-	if (out.fmt == OUT_CSV)
-		put_csv_header(out.f);
-	for (i = 0; i < ntraces; i++)
-		for (k = 0; k < (unsigned)nruns; k++) {
-			char err[1024];
-			struct live_result *r = &res[nres++];
-
-			rc = live_run(argv[optind + i], runs[k], &o, r, err, sizeof(err));
-			if (rc) {
-				msg("%s", err);
-				goto failed;
-			}
-			missed |= r->beyond;
-			/* a person sees each run as it ends; JSON is one object */
-			if (out.fmt == OUT_TABLE)
-				put_table(out.f, r, o.dir);
-			else if (out.fmt == OUT_CSV)
-				put_csv(out.f, r);
-			fflush(out.f);
-		}
-	if (out.fmt == OUT_JSON &&
-	    (rc = put_json(out.f, &o, res, nres, runs, (unsigned)nruns, argv + optind, ntraces)))
-		goto failed;
-	if ((rc = out_close(&out)))
-		goto freed;
-	rc = missed ? EXIT_TARGET : EXIT_OK;
-	goto freed;
-failed:
-	out_abort(&out);
-freed:
+	res = xcalloc((size_t)ntraces * (unsigned)cli.nruns, sizeof(*res),
+		      "the live runs' results");
+	rc = live_run_all(&cli, traces, ntraces, res, &nres, &missed);
+	if (rc)
+		out_abort(&cli.out);
+	else
+		rc = live_finish(&cli, res, nres, traces, ntraces, missed);
 	for (i = 0; i < nres; i++)
 		live_result_free(&res[i]);
 	free(res);

@@ -55,134 +55,205 @@ static const struct option replay_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-int cmd_replay(int argc, char **argv)
-{
+/* What the command line asks of a replay, and the outputs it writes. */
+struct replay_cli {
 	struct host_cli hc;
-	struct replay_opts *o = &hc.o;
-	const char *series_path = NULL;
 	struct out out;
+	const char *series_path;
+	struct output_file series;	/* once opened, when series_path */
+	bool quiet, pages;
+	char **traces;
+	unsigned ntraces;
+};
+
+/* Each strategy's result, in report order. */
+struct replay_results {
 	struct replay_result res[HOST_CLI_MAX_RUNS];
-	struct strategy_run runs[HOST_CLI_MAX_RUNS];
-	struct output_file series;
-	bool quiet = false, failed = false, pages = false;
 	const char *labels[HOST_CLI_MAX_RUNS];
-	unsigned nres = 0, nruns, r, ntraces;
+	unsigned n;
+	bool failed;			/* a simulator failure in one of them */
+};
+
+/* An option that is not a host or output option; 0, or an exit status (-1: help shown). */
+static int replay_own_option(struct replay_cli *rp, int c, char **argv)
+{
 	uint64_t v;
+
+	switch (c) {
+	case 'n':
+		if (parse_uint(optarg, 4096, &v) || !v)
+			return bad_option_value("--instances", optarg,
+						"a number from 1 to 4096");
+		rp->hc.o.copies = (unsigned)v;
+		return 0;
+	case O_PAGES:
+		rp->pages = true;
+		return 0;
+	case O_SERIES:
+		rp->series_path = optarg;
+		return 0;
+	case O_STEP: {
+		int64_t us = parse_seconds(optarg);
+
+		if (us <= 0)
+			return bad_option_value("--series-step", optarg, "seconds > 0");
+		rp->hc.o.series_step_us = (uint64_t)us;
+		return 0;
+	}
+	case 'q':
+		rp->quiet = true;
+		return 0;
+	case 'h':
+		replay_usage(stdout);
+		return -1;
+	default:
+		return usage_error(c, argv, "replay");
+	}
+}
+
+/* The options and traces: into @rp's settings.  0, or an exit status (-1: help shown). */
+static int replay_parse(struct replay_cli *rp, int argc, char **argv)
+{
 	int c, rc;
 
-	host_cli_init(&hc);
-	out_init(&out);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":" HOST_SHORT_OPTIONS OUT_SHORT_OPTIONS "n:qh",
 				replay_options, NULL)) != -1) {
-		if ((rc = host_cli_option(&hc, c, optarg)) >= 0 ||
-		    (rc = out_option(&out, c, optarg)) >= 0) {
+		if ((rc = host_cli_option(&rp->hc, c, optarg)) >= 0 ||
+		    (rc = out_option(&rp->out, c, optarg)) >= 0) {
 			if (rc)
 				return rc;
 			continue;
 		}
-		switch (c) {
-		case 'n':
-			if (parse_uint(optarg, 4096, &v) || !v)
-				return bad_option_value("--instances", optarg,
-							"a number from 1 to 4096");
-			o->copies = (unsigned)v;
-			break;
-		case O_PAGES:
-			pages = true;
-			break;
-		case O_SERIES:
-			series_path = optarg;
-			break;
-		case O_STEP: {
-			int64_t us = parse_seconds(optarg);
-
-			if (us <= 0)
-				return bad_option_value("--series-step", optarg,
-							"seconds > 0");
-			o->series_step_us = (uint64_t)us;
-			break;
-		}
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			replay_usage(stdout);
-			return EXIT_OK;
-		default:
-			return usage_error(c, argv, "replay");
-		}
+		rc = replay_own_option(rp, c, argv);
+		if (rc)
+			return rc;
 	}
 	if (optind >= argc) {
 		msg("no trace given (see anonsim replay --help)");
 		return EXIT_USAGE;
 	}
-	ntraces = (unsigned)(argc - optind);
-	if ((rc = cli_traces_ready(argv + optind, ntraces)))
-		return rc;
-	o->progress = !quiet && isatty(STDERR_FILENO);
-	if ((rc = out_open(&out, argv + optind, ntraces)))
-		return rc;
-	if (series_path) {
-		if (output_not_input(series_path, argv + optind, ntraces)) {
-			out_abort(&out);
-			return EXIT_USAGE;
-		}
-		if (output_open(&series, series_path)) {
-			out_abort(&out);
-			return EXIT_OUTPUT;
-		}
-		o->series = series.f;
-		fputs("strategy,time_s,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,"
-		      "overhead_mib,total_mib,swap_used_mib\n", o->series);
-	}
+	rp->traces = argv + optind;
+	rp->ntraces = (unsigned)(argc - optind);
+	return 0;
+}
 
-	nruns = host_cli_runs(&hc, runs, HOST_CLI_MAX_RUNS);
+/* The output, then the --series file and its header; 0, or an exit status (none left open). */
+static int replay_open_outputs(struct replay_cli *rp)
+{
+	int rc;
+
+	if ((rc = out_open(&rp->out, rp->traces, rp->ntraces)))
+		return rc;
+	if (!rp->series_path)
+		return 0;
+	if (output_not_input(rp->series_path, rp->traces, rp->ntraces)) {
+		out_abort(&rp->out);
+		return EXIT_USAGE;
+	}
+	if (output_open(&rp->series, rp->series_path)) {
+		out_abort(&rp->out);
+		return EXIT_OUTPUT;
+	}
+	rp->hc.o.series = rp->series.f;
+	fputs("strategy,time_s,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,"
+	      "overhead_mib,total_mib,swap_used_mib\n", rp->hc.o.series);
+	return 0;
+}
+
+/* Each strategy's replay, into @rr; 0, or an exit status (both outputs dropped). */
+static int replay_run_all(struct replay_cli *rp, struct replay_results *rr)
+{
+	struct strategy_run runs[HOST_CLI_MAX_RUNS];
+	struct replay_opts *o = &rp->hc.o;
+	unsigned nruns, r;
+	int rc;
+
+	rr->n = 0;
+	rr->failed = false;
+	nruns = host_cli_runs(&rp->hc, runs, HOST_CLI_MAX_RUNS);
 	for (r = 0; r < nruns; r++) {
+		struct replay_result *res = &rr->res[rr->n];
 		char err[512];
 
 		/* after the first strategy, the events each run replays are known */
-		o->progress_events = nres ? res[0].events : 0;
-		rc = replay_run(argv + optind, ntraces, runs[r].s,
-				runs[r].v, o, &res[nres], err, sizeof(err));
+		o->progress_events = rr->n ? rr->res[0].events : 0;
+		rc = replay_run(rp->traces, rp->ntraces, runs[r].s, runs[r].v, o, res,
+				err, sizeof(err));
 		if (rc) {
 			msg("%s", err);
-			if (series_path)
-				output_abort(&series);
-			out_abort(&out);
+			if (rp->series_path)
+				output_abort(&rp->series);
+			out_abort(&rp->out);
 			return rc;
 		}
-		if (replay_failed(&res[nres]))
-			msg("%s: simulator failure: %s; at %s", res[nres].label,
-			    res[nres].find.first_other, res[nres].fail_at);
-		failed |= replay_failed(&res[nres]);
-		labels[nres] = res[nres].label;
-		nres++;
+		if (replay_failed(res))
+			msg("%s: simulator failure: %s; at %s", res->label,
+			    res->find.first_other, res->fail_at);
+		rr->failed |= replay_failed(res);
+		rr->labels[rr->n] = res->label;
+		rr->n++;
 	}
-	if (series_path && output_commit(&series)) {
-		out_abort(&out);
+	return 0;
+}
+
+/* The results as the one JSON object; 0, or an exit status (the output dropped). */
+static int replay_put_json(struct replay_cli *rp, const struct replay_results *rr)
+{
+	struct json j;
+	int rc;
+
+	json_start(&j, rp->out.f);
+	json_head(&j, "replay");
+	json_host_inputs(&j, &rp->hc.o, rr->labels, rr->n, JI_ALL);
+	json_bool(&j, "pages", rp->pages);
+	json_end(&j);
+	if ((rc = json_traces(&j, rp->traces, rp->ntraces))) {
+		out_abort(&rp->out);
+		return rc;
+	}
+	report_json_results(&j, rr->res, rr->n, rp->pages);
+	json_finish(&j);
+	return 0;
+}
+
+/* The results in the format asked; 0, or an exit status (the output dropped). */
+static int replay_report(struct replay_cli *rp, const struct replay_results *rr)
+{
+	if (rp->out.fmt == OUT_CSV)
+		report_csv(rp->out.f, rr->res, rr->n, rp->pages);
+	else if (rp->out.fmt == OUT_JSON)
+		return replay_put_json(rp, rr);
+	else
+		report_table(rp->out.f, rr->res, rr->n, rp->pages);
+	return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct replay_cli rp = { .series_path = NULL };
+	struct replay_results rr;
+	int rc;
+
+	host_cli_init(&rp.hc);
+	out_init(&rp.out);
+	rc = replay_parse(&rp, argc, argv);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = cli_traces_ready(rp.traces, rp.ntraces)))
+		return rc;
+	rp.hc.o.progress = !rp.quiet && isatty(STDERR_FILENO);
+	if ((rc = replay_open_outputs(&rp)))
+		return rc;
+	if ((rc = replay_run_all(&rp, &rr)))
+		return rc;
+	if (rp.series_path && output_commit(&rp.series)) {
+		out_abort(&rp.out);
 		return EXIT_OUTPUT;
 	}
-	if (out.fmt == OUT_CSV) {
-		report_csv(out.f, res, nres, pages);
-	} else if (out.fmt == OUT_JSON) {
-		struct json j;
-
-		json_start(&j, out.f);
-		json_head(&j, "replay");
-		json_host_inputs(&j, o, labels, nres, JI_ALL);
-		json_bool(&j, "pages", pages);
-		json_end(&j);
-		if ((rc = json_traces(&j, argv + optind, ntraces))) {
-			out_abort(&out);
-			return rc;
-		}
-		report_json_results(&j, res, nres, pages);
-		json_finish(&j);
-	} else {
-		report_table(out.f, res, nres, pages);
-	}
-	if ((rc = out_close(&out)))
+	if ((rc = replay_report(&rp, &rr)))
 		return rc;
-	return failed ? EXIT_INTERNAL : EXIT_OK;
+	if ((rc = out_close(&rp.out)))
+		return rc;
+	return rr.failed ? EXIT_INTERNAL : EXIT_OK;
 }

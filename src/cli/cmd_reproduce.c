@@ -86,18 +86,9 @@ static void repro_usage(FILE *f)
 	      EXIT_STATUS_HELP, f);
 }
 
-static int load_config(const char *path, struct repro_config *c, char *err, size_t errlen)
+/* What a config may leave out, before it is read. */
+static void config_defaults(struct repro_config *c, const char *path)
 {
-	static const char *const known[] = { "profile", "host-mem", "swap", "overhead",
-		"policy", "share", "geometry", "max-instances", "published", "tolerance-mib",
-		"trace", NULL };
-	static const char *const multi[] = { "published", "trace", NULL };
-	struct kv_file f;
-	const struct kv_entry *e;
-	unsigned long long v;
-	unsigned i;
-	int rc = EXIT_DATA;
-
 	memset(c, 0, sizeof(*c));
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	c->host = (struct replay_opts){ .swap = 1ULL << 30, .policy = RECLAIM_24,
@@ -105,29 +96,53 @@ static int load_config(const char *path, struct repro_config *c, char *err, size
 		.geom = &shmem_geom_i386, .series_step_us = 100000 };
 	c->max_instances = 32;
 	c->tolerance_mib = 1.0;
-	if (kv_load(&f, path, known, multi, err, errlen))
-		return EXIT_DATA;
-	if (!(e = kv_get(&f, "profile"))) {
+}
+
+/* The profile, resolved against the config's directory.  0, or -1 with @err. */
+static int config_profile(const struct kv_file *f, const char *path, struct repro_config *c,
+			  char *err, size_t errlen)
+{
+	const struct kv_entry *e = kv_get(f, "profile");
+
+	if (!e) {
 		snprintf(err, errlen, "%s: missing setting 'profile'", path);
-		goto out;
+		return -1;
 	}
-	kv_path(&f, e->value, c->profile, sizeof(c->profile));
-	if (kv_size(&f, "host-mem", &v, err, errlen) < 0)
-		goto out;
-	if (!kv_get(&f, "host-mem") || v < 4096) {
+	kv_path(f, e->value, c->profile, sizeof(c->profile));
+	return 0;
+}
+
+/* host-mem (required), swap and overhead.  0, or -1 with @err. */
+static int config_sizes(const struct kv_file *f, const char *path, struct repro_config *c,
+			char *err, size_t errlen)
+{
+	unsigned long long v;
+
+	if (kv_size(f, "host-mem", &v, err, errlen) < 0)
+		return -1;
+	if (!kv_get(f, "host-mem") || v < 4096) {
 		snprintf(err, errlen, "%s: 'host-mem' must be set (a size such as 576M)", path);
-		goto out;
+		return -1;
 	}
 	c->host.host_mem = v;
-	if (kv_size(&f, "swap", &v, err, errlen) == 0)
+	if (kv_size(f, "swap", &v, err, errlen) == 0)
 		c->host.swap = v;
-	else if (kv_get(&f, "swap"))
-		goto out;
-	if (kv_size(&f, "overhead", &v, err, errlen) == 0)
+	else if (kv_get(f, "swap"))
+		return -1;
+	if (kv_size(f, "overhead", &v, err, errlen) == 0)
 		c->host.overhead = v;
-	else if (kv_get(&f, "overhead"))
-		goto out;
-	if ((e = kv_get(&f, "policy"))) {
+	else if (kv_get(f, "overhead"))
+		return -1;
+	return 0;
+}
+
+/* policy, share and geometry, each one of two words.  0, or -1 with @err. */
+static int config_words(const struct kv_file *f, const char *path, struct repro_config *c,
+			char *err, size_t errlen)
+{
+	const struct kv_entry *e;
+
+	if ((e = kv_get(f, "policy"))) {
 		if (!strcmp(e->value, "2.4"))
 			c->host.policy = RECLAIM_24;
 		else if (!strcmp(e->value, "modern"))
@@ -135,18 +150,18 @@ static int load_config(const char *path, struct repro_config *c, char *err, size
 		else {
 			snprintf(err, errlen, "%s:%u: policy '%s': expected 2.4 or modern",
 				 path, e->line, e->value);
-			goto out;
+			return -1;
 		}
 	}
-	if ((e = kv_get(&f, "share"))) {
+	if ((e = kv_get(f, "share"))) {
 		if (strcmp(e->value, "yes") && strcmp(e->value, "no")) {
 			snprintf(err, errlen, "%s:%u: share '%s': expected yes or no",
 				 path, e->line, e->value);
-			goto out;
+			return -1;
 		}
 		c->host.share = !strcmp(e->value, "yes");
 	}
-	if ((e = kv_get(&f, "geometry"))) {
+	if ((e = kv_get(f, "geometry"))) {
 		if (!strcmp(e->value, "i386"))
 			c->host.geom = &shmem_geom_i386;
 		else if (!strcmp(e->value, "x86_64"))
@@ -154,54 +169,106 @@ static int load_config(const char *path, struct repro_config *c, char *err, size
 		else {
 			snprintf(err, errlen, "%s:%u: geometry '%s': expected i386 or x86_64",
 				 path, e->line, e->value);
-			goto out;
+			return -1;
 		}
 	}
-	if ((e = kv_get(&f, "max-instances"))) {
+	return 0;
+}
+
+/* max-instances and tolerance-mib.  0, or -1 with @err. */
+static int config_limits(const struct kv_file *f, const char *path, struct repro_config *c,
+			 char *err, size_t errlen)
+{
+	const struct kv_entry *e;
+
+	if ((e = kv_get(f, "max-instances"))) {
 		uint64_t n;
 
 		if (parse_uint(e->value, 1024, &n) || !n) {
 			snprintf(err, errlen, "%s:%u: max-instances '%s': expected 1 to 1024",
 				 path, e->line, e->value);
-			goto out;
+			return -1;
 		}
 		c->max_instances = (unsigned)n;
 	}
-	if ((e = kv_get(&f, "tolerance-mib")))
+	if ((e = kv_get(f, "tolerance-mib")))
 		c->tolerance_mib = atof(e->value);
-	for (i = 0; i < f.n; i++) {
-		const struct kv_entry *x = &f.v[i];
+	return 0;
+}
+
+/* A line "published STRATEGY MIB UMLS".  0, or -1 with @err. */
+static int config_published(const struct kv_entry *x, const char *path, struct repro_config *c,
+			    char *err, size_t errlen)
+{
+	char name[64];
+	double mib;
+	unsigned umls, k;
+
+	if (sscanf(x->value, "%63s %lf %u", name, &mib, &umls) != 3) {
+		snprintf(err, errlen, "%s:%u: published: expected STRATEGY MIB UMLS",
+			 path, x->line);
+		return -1;
+	}
+	for (k = 0; k < NCOMPARED && strcmp(compared[k], name); k++)
+		;
+	if (k == NCOMPARED) {
+		snprintf(err, errlen, "%s:%u: published: '%s' is not one of read-copy, devanon, punch",
+			 path, x->line, name);
+		return -1;
+	}
+	c->published_mib[k] = mib;
+	c->published_density[k] = umls;
+	return 0;
+}
+
+/* A line "trace FILE", resolved against the config's directory.  0, or -1 with @err. */
+static int config_trace(const struct kv_file *f, const struct kv_entry *x, const char *path,
+			struct repro_config *c, char *err, size_t errlen)
+{
+	if (c->nr_traces == MAX_TRACES) {
+		snprintf(err, errlen, "%s:%u: more than %d traces", path, x->line, MAX_TRACES);
+		return -1;
+	}
+	kv_path(f, x->value, c->traces[c->nr_traces++], sizeof(c->traces[0]));
+	return 0;
+}
+
+/* The lines that may repeat, published and trace, in file order.  0, or -1 with @err. */
+static int config_lists(const struct kv_file *f, const char *path, struct repro_config *c,
+			char *err, size_t errlen)
+{
+	unsigned i;
+
+	for (i = 0; i < f->n; i++) {
+		const struct kv_entry *x = &f->v[i];
 
 		if (!strcmp(x->key, "published")) {
-			/* published STRATEGY MIB UMLS */
-			char name[64];
-			double mib;
-			unsigned umls, k;
-
-			if (sscanf(x->value, "%63s %lf %u", name, &mib, &umls) != 3) {
-				snprintf(err, errlen, "%s:%u: published: expected STRATEGY MIB UMLS",
-					 path, x->line);
-				goto out;
-			}
-			for (k = 0; k < NCOMPARED && strcmp(compared[k], name); k++)
-				;
-			if (k == NCOMPARED) {
-				snprintf(err, errlen, "%s:%u: published: '%s' is not one of read-copy, devanon, punch",
-					 path, x->line, name);
-				goto out;
-			}
-			c->published_mib[k] = mib;
-			c->published_density[k] = umls;
+			if (config_published(x, path, c, err, errlen))
+				return -1;
 		} else if (!strcmp(x->key, "trace")) {
-			if (c->nr_traces == MAX_TRACES) {
-				snprintf(err, errlen, "%s:%u: more than %d traces", path, x->line, MAX_TRACES);
-				goto out;
-			}
-			kv_path(&f, x->value, c->traces[c->nr_traces++], sizeof(c->traces[0]));
+			if (config_trace(f, x, path, c, err, errlen))
+				return -1;
 		}
 	}
-	rc = 0;
-out:
+	return 0;
+}
+
+static int load_config(const char *path, struct repro_config *c, char *err, size_t errlen)
+{
+	static const char *const known[] = { "profile", "host-mem", "swap", "overhead",
+		"policy", "share", "geometry", "max-instances", "published", "tolerance-mib",
+		"trace", NULL };
+	static const char *const multi[] = { "published", "trace", NULL };
+	struct kv_file f;
+	int rc = 0;
+
+	config_defaults(c, path);
+	if (kv_load(&f, path, known, multi, err, errlen))
+		return EXIT_DATA;
+	if (config_profile(&f, path, c, err, errlen) || config_sizes(&f, path, c, err, errlen) ||
+	    config_words(&f, path, c, err, errlen) || config_limits(&f, path, c, err, errlen) ||
+	    config_lists(&f, path, c, err, errlen))
+		rc = EXIT_DATA;
 	kv_free(&f);
 	return rc;
 }
@@ -472,7 +539,50 @@ static void footprint_rows(FILE *f, const struct repro_config *c, const struct r
 	}
 }
 
-int cmd_reproduce(int argc, char **argv)
+/* What the command line asks of a reproduction, and the outputs it opens. */
+struct repro_cli {
+	const char *config, *data;	/* -c FILE (NULL: the default), -d DIR */
+	unsigned jobs;
+	bool published_only, quiet;
+	struct out out;
+	struct output_file fp, dens;	/* the data files of -d, once open */
+};
+
+/* An option not of the output's; 0, or an exit status (-1: help shown). */
+static int repro_option(struct repro_cli *cli, int opt, char **argv)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case 'c':
+		cli->config = optarg;
+		return 0;
+	case 'd':
+		cli->data = optarg;
+		return 0;
+	case 'j':
+		if (parse_uint(optarg, 256, &v) || !v) {
+			msg("--jobs '%s': expected 1 to 256", optarg);
+			return EXIT_USAGE;
+		}
+		cli->jobs = (unsigned)v;
+		return 0;
+	case 'p':
+		cli->published_only = true;
+		return 0;
+	case 'q':
+		cli->quiet = true;
+		return 0;
+	case 'h':
+		repro_usage(stdout);
+		return -1;
+	default:
+		return usage_error(opt, argv, "reproduce");
+	}
+}
+
+/* The options into @cli.  0, or an exit status (-1: help shown). */
+static int repro_parse(struct repro_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -484,143 +594,200 @@ int cmd_reproduce(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *config = NULL, *data = NULL;
-	unsigned jobs = online_cpus(), k, t, nrows = 0;
-	static struct repro_config c;
-	struct gen_profile prof;
-	struct output_file fp, dens;
-	struct row *rows = NULL;
-	struct out out;
-	char err[1024], synth[4096];
-	bool missed = false, published_only = false, quiet = false;
-	uint64_t v;
 	int opt, rc;
 
-	out_init(&out);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, ":c:d:j:qh" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
-		if ((rc = out_option(&out, opt, optarg)) >= 0) {
+		if ((rc = out_option(&cli->out, opt, optarg)) >= 0) {
 			if (rc)
 				return rc;
 			continue;
 		}
-		switch (opt) {
-		case 'c':
-			config = optarg;
-			break;
-		case 'd':
-			data = optarg;
-			break;
-		case 'j':
-			if (parse_uint(optarg, 256, &v) || !v) {
-				msg("--jobs '%s': expected 1 to 256", optarg);
-				return EXIT_USAGE;
-			}
-			jobs = (unsigned)v;
-			break;
-		case 'p':
-			published_only = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			repro_usage(stdout);
-			return EXIT_OK;
-		default:
-			return usage_error(opt, argv, "reproduce");
-		}
+		if ((rc = repro_option(cli, opt, argv)))
+			return rc;
 	}
 	if (optind != argc) {
 		msg("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+/* The config (-c, else the default one if it is there) and its profile.  0, or an exit status. */
+static int repro_load(const char *config, struct repro_config *c, struct gen_profile *prof)
+{
+	char err[1024];
+	int rc;
+
 	if (!config) {
 		config = data_path(DEFAULT_CONFIG);
 		if (access(config, R_OK)) {
 			msg("no config at %s (%s): name one with -c FILE, "
-			    "such as -c " DEFAULT_CONFIG " in the source tree", config, strerror(errno));
+			    "such as -c " DEFAULT_CONFIG " in the source tree",
+			    config, strerror(errno));
 			return EXIT_DATA;
 		}
 	}
-	if ((rc = load_config(config, &c, err, sizeof(err))) ||
-	    (rc = profile_load(c.profile, &prof, err, sizeof(err)))) {
+	if ((rc = load_config(config, c, err, sizeof(err))) ||
+	    (rc = profile_load(c->profile, prof, err, sizeof(err)))) {
 		msg("%s", err);
 		return rc;
 	}
-	rows = xcalloc(1 + c.nr_traces, sizeof(*rows), "the table's rows");
-	c.host.progress = !quiet && isatty(STDERR_FILENO);
-	{
-		char *inputs[2] = { c.path, c.profile };
+	return 0;
+}
 
-		if ((rc = out_open(&out, inputs, 2))) {
-			free(rows);
-			return rc;
-		}
-	}
-	if (data && (rc = open_data(data, &fp, &dens))) {
-		out_abort(&out);
-		free(rows);
+/* The report, then the data files of -d; nothing stays open on failure. */
+static int repro_open(struct repro_cli *cli, struct repro_config *c)
+{
+	char *inputs[2] = { c->path, c->profile };
+	int rc;
+
+	if ((rc = out_open(&cli->out, inputs, 2)))
+		return rc;
+	if (cli->data && (rc = open_data(cli->data, &cli->fp, &cli->dens))) {
+		out_abort(&cli->out);
 		return rc;
 	}
+	return 0;
+}
+
+/* The synthesized 2004 boot measured into @row; the trace is removed again. */
+static int measure_published(const struct repro_cli *cli, const struct repro_config *c,
+			     const struct gen_profile *prof, struct row *row)
+{
+	char err[1024], synth[4096];
+	int rc;
+
 	/* the synthetic trace lives only for this run */
 	snprintf(synth, sizeof(synth), "%s/anonsim-repro-%ld.atr",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
 	if (cleanup_add(synth)) {
 		msg("out of memory");
-		rc = EXIT_OUTPUT;
-		goto fail;
+		return EXIT_OUTPUT;
 	}
-	if ((rc = trace_generate(&prof, synth, NULL, err, sizeof(err))) == 0)
-		rc = measure(synth, &c, jobs, false, &rows[0], data ? dens.f : NULL, err,
+	if ((rc = trace_generate(prof, synth, NULL, err, sizeof(err))) == 0)
+		rc = measure(synth, c, cli->jobs, false, row, cli->data ? cli->dens.f : NULL, err,
 			     sizeof(err));
 	unlink(synth);
 	cleanup_forget(synth);
 	if (rc) {
 		msg("%s", err);
-		goto fail;
+		return rc;
 	}
-	snprintf(rows[0].name, sizeof(rows[0].name), "woody-2004");
-	rows[0].published = true;
-	nrows = 1;
-	for (k = 0; k < NCOMPARED; k++) {
-		double mib = pages_mib(rows[0].pages[k]);
+	snprintf(row->name, sizeof(row->name), "woody-2004");
+	row->published = true;
+	return 0;
+}
 
-		rows[0].ok[k] = mib >= c.published_mib[k] - c.tolerance_mib &&
-				mib <= c.published_mib[k] + c.tolerance_mib &&
-				rows[0].dens[k] == c.published_density[k];
-		missed |= !rows[0].ok[k];
+/* Each figure of the 2004 boot against the published one; true if one missed. */
+static bool judge_published(const struct repro_config *c, struct row *row)
+{
+	bool missed = false;
+	unsigned k;
+
+	for (k = 0; k < NCOMPARED; k++) {
+		double mib = pages_mib(row->pages[k]);
+
+		row->ok[k] = mib >= c->published_mib[k] - c->tolerance_mib &&
+			     mib <= c->published_mib[k] + c->tolerance_mib &&
+			     row->dens[k] == c->published_density[k];
+		missed |= !row->ok[k];
 	}
-	for (t = 0; !published_only && t < c.nr_traces; t++, nrows++) {
-		if ((rc = measure(c.traces[t], &c, jobs, true, &rows[nrows], NULL, err,
-				  sizeof(err)))) {
+	return missed;
+}
+
+/* The config's recorded traces into @rows[1...] (none with --published-only). */
+static int measure_recorded(const struct repro_cli *cli, const struct repro_config *c,
+			    struct row *rows, unsigned *nrows)
+{
+	char err[1024];
+	unsigned t;
+	int rc;
+
+	for (t = 0; !cli->published_only && t < c->nr_traces; t++) {
+		struct row *w = &rows[1 + t];
+
+		if ((rc = measure(c->traces[t], c, cli->jobs, true, w, NULL, err, sizeof(err)))) {
 			msg("%s", err);
-			goto fail;
+			return rc;
 		}
-		snprintf(rows[nrows].name, sizeof(rows[nrows].name), "%s", base_name(c.traces[t]));
+		snprintf(w->name, sizeof(w->name), "%s", base_name(c->traces[t]));
 	}
-	if (data)
+	*nrows = 1 + t;
+	return 0;
+}
+
+/* The footprint rows of -d, then the report in its format. */
+static void repro_write(struct repro_cli *cli, const struct repro_config *c,
+			const struct row *rows, unsigned nrows, bool missed)
+{
+	unsigned t;
+
+	if (cli->data)
 		for (t = 0; t < nrows; t++)
-			footprint_rows(fp.f, &c, &rows[t]);
-	if (out.fmt == OUT_JSON)
-		put_json(out.f, &c, rows, nrows, missed);
-	else if (out.fmt == OUT_CSV)
-		put_csv(out.f, &c, rows, nrows);
+			footprint_rows(cli->fp.f, c, &rows[t]);
+	if (cli->out.fmt == OUT_JSON)
+		put_json(cli->out.f, c, rows, nrows, missed);
+	else if (cli->out.fmt == OUT_CSV)
+		put_csv(cli->out.f, c, rows, nrows);
 	else
-		put_table(out.f, &c, rows, nrows);
-	free(rows);
-	rc = out_close(&out);
-	if (data && (output_commit(&fp) | output_commit(&dens)))
+		put_table(cli->out.f, c, rows, nrows);
+}
+
+/* Put the report and the data files in place; the exit status of the run. */
+static int repro_close(struct repro_cli *cli, bool missed)
+{
+	int rc = out_close(&cli->out);
+
+	if (cli->data && (output_commit(&cli->fp) | output_commit(&cli->dens)))
 		return EXIT_OUTPUT;
 	if (rc)
 		return rc;
 	return missed ? EXIT_TARGET : EXIT_OK;
-fail:
-	if (data) {
-		output_abort(&fp);
-		output_abort(&dens);
+}
+
+/* Drop the outputs of a failed run. */
+static void repro_abort(struct repro_cli *cli)
+{
+	if (cli->data) {
+		output_abort(&cli->fp);
+		output_abort(&cli->dens);
 	}
-	out_abort(&out);
+	out_abort(&cli->out);
+}
+
+int cmd_reproduce(int argc, char **argv)
+{
+	struct repro_cli cli = { .jobs = online_cpus() };
+	static struct repro_config c;
+	struct gen_profile prof;
+	struct row *rows;
+	unsigned nrows = 1;
+	bool missed;
+	int rc;
+
+	out_init(&cli.out);
+	rc = repro_parse(&cli, argc, argv);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = repro_load(cli.config, &c, &prof)))
+		return rc;
+	rows = xcalloc(1 + c.nr_traces, sizeof(*rows), "the table's rows");
+	c.host.progress = !cli.quiet && isatty(STDERR_FILENO);
+	if ((rc = repro_open(&cli, &c))) {
+		free(rows);
+		return rc;
+	}
+	if ((rc = measure_published(&cli, &c, &prof, &rows[0])))
+		goto fail;
+	missed = judge_published(&c, &rows[0]);
+	if ((rc = measure_recorded(&cli, &c, rows, &nrows)))
+		goto fail;
+	repro_write(&cli, &c, rows, nrows, missed);
+	free(rows);
+	return repro_close(&cli, missed);
+fail:
+	repro_abort(&cli);
 	free(rows);
 	return rc;
 }

@@ -86,9 +86,77 @@ static int parse_device(const char *arg, struct strace_device_opt *d)
 	return 0;
 }
 
-int cmd_trace_import(int argc, char **argv)
+enum { O_FROM = 256, O_MEMORY, O_BASE, O_MEMFD, O_DEVICE, O_RA };
+
+/* What the command line asks of an import. */
+struct import_cli {
+	struct strace_import_opts o;
+	const char *from, *out;
+};
+
+/* One option into @cli; 0, or an exit status (-1: help shown). */
+static int import_option(struct import_cli *cli, int opt, char **argv)
 {
-	enum { O_FROM = 256, O_MEMORY, O_BASE, O_MEMFD, O_DEVICE, O_RA };
+	struct strace_import_opts *o = &cli->o;
+	char *end;
+	uint64_t v;
+
+	switch (opt) {
+	case O_FROM:
+		cli->from = optarg;
+		return 0;
+	case 'o':
+		cli->out = optarg;
+		return 0;
+	case O_MEMORY:
+		if (parse_size(optarg, &o->memory) || !o->memory || o->memory % 4096 ||
+		    o->memory > (1ULL << 40)) {
+			msg("--memory '%s': expected a size such as 64M, a multiple of 4K up to 1T",
+			    optarg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case O_BASE:
+		o->phys_base = strtoull(optarg, &end, 0);
+		if (end == optarg || *end || o->phys_base % 4096) {
+			msg("--phys-base '%s': expected a page-aligned address such as 0x60000000",
+			    optarg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case O_MEMFD:
+		if (parse_uint(optarg, 1 << 20, &v)) {
+			msg("--memory-fd '%s': expected a descriptor number", optarg);
+			return EXIT_USAGE;
+		}
+		o->memory_fd = (int)v;
+		return 0;
+	case O_DEVICE:
+		if (o->nr_dev == TRACE_MAX_DEVICES || parse_device(optarg, &o->dev[o->nr_dev])) {
+			msg("--device '%s': expected FD=SIZE[:BACKING], e.g. 14=1G:debian-img, at most %d",
+			    optarg, TRACE_MAX_DEVICES);
+			return EXIT_USAGE;
+		}
+		o->nr_dev++;
+		return 0;
+	case O_RA:
+		if (parse_uint(optarg, 1u << 30, &v)) {
+			msg("--readahead '%s': expected a window in KiB", optarg);
+			return EXIT_USAGE;
+		}
+		o->readahead_kb = (int64_t)v;
+		return 0;
+	case 'h':
+		import_usage(stdout);
+		return -1;
+	default:
+		return usage_error(opt, argv, "trace import");
+	}
+}
+
+/* The options into @cli.  0, or an exit status (-1: help shown). */
+static int import_parse(struct import_cli *cli, int argc, char **argv)
+{
 	static const struct option opts[] = {
 		{ "from", required_argument, NULL, O_FROM },
 		{ "output", required_argument, NULL, 'o' },
@@ -100,78 +168,30 @@ int cmd_trace_import(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct strace_import_opts o = { .phys_base = UML_PHYS_BASE_X86_64, .memory_fd = -1,
-					.readahead_kb = -1 };
-	const char *from = NULL, *out = NULL;
-	char err[1024], *end;
-	uint64_t v, events, skipped;
-	int opt, binary, gz, rc;
+	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_FROM:
-			from = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case O_MEMORY:
-			if (parse_size(optarg, &o.memory) || !o.memory || o.memory % 4096 ||
-			    o.memory > (1ULL << 40)) {
-				msg("--memory '%s': expected a size such as 64M, a multiple of 4K up to 1T",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_BASE:
-			o.phys_base = strtoull(optarg, &end, 0);
-			if (end == optarg || *end || o.phys_base % 4096) {
-				msg("--phys-base '%s': expected a page-aligned address such as 0x60000000",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_MEMFD:
-			if (parse_uint(optarg, 1 << 20, &v)) {
-				msg("--memory-fd '%s': expected a descriptor number", optarg);
-				return EXIT_USAGE;
-			}
-			o.memory_fd = (int)v;
-			break;
-		case O_DEVICE:
-			if (o.nr_dev == TRACE_MAX_DEVICES ||
-			    parse_device(optarg, &o.dev[o.nr_dev])) {
-				msg("--device '%s': expected FD=SIZE[:BACKING], e.g. 14=1G:debian-img, at most %d",
-				    optarg, TRACE_MAX_DEVICES);
-				return EXIT_USAGE;
-			}
-			o.nr_dev++;
-			break;
-		case O_RA:
-			if (parse_uint(optarg, 1u << 30, &v)) {
-				msg("--readahead '%s': expected a window in KiB", optarg);
-				return EXIT_USAGE;
-			}
-			o.readahead_kb = (int64_t)v;
-			break;
-		case 'h':
-			import_usage(stdout);
-			return EXIT_OK;
-		default:
-			return usage_error(opt, argv, "trace import");
-		}
-	}
-	if (!from || strcmp(from, "strace")) {
+	while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1)
+		if ((rc = import_option(cli, opt, argv)))
+			return rc;
+	return 0;
+}
+
+/* What an import cannot do without: --from strace, --memory, -o OUT, one LOG. */
+static int import_check(const struct import_cli *cli, int argc, char **argv)
+{
+	int binary, gz;
+
+	if (!cli->from || strcmp(cli->from, "strace")) {
 		msg("--from %s: the one kind of log there is is strace (--from strace)",
-		    from ? from : "missing");
+		    cli->from ? cli->from : "missing");
 		return EXIT_USAGE;
 	}
-	if (!o.memory) {
+	if (!cli->o.memory) {
 		msg("--memory SIZE is required: UML's mem=, which strace does not see");
 		return EXIT_USAGE;
 	}
-	if (!out || trace_path_encoding(out, &binary, &gz)) {
+	if (!cli->out || trace_path_encoding(cli->out, &binary, &gz)) {
 		msg("-o OUT is required, ending in .trace, .atr, .trace.gz or .atr.gz");
 		return EXIT_USAGE;
 	}
@@ -179,14 +199,39 @@ int cmd_trace_import(int argc, char **argv)
 		msg("expected one LOG (see anonsim trace import --help)");
 		return EXIT_USAGE;
 	}
-	if (output_not_input(out, argv + optind, 1))
+	if (output_not_input(cli->out, argv + optind, 1))
 		return EXIT_USAGE;
-	rc = strace_import(argv[optind], &o, out, &events, &skipped, err, sizeof(err));
+	return 0;
+}
+
+/* The trace from @log, and a line saying what it holds. */
+static int import_run(const struct import_cli *cli, const char *log)
+{
+	char err[1024];
+	uint64_t events, skipped;
+	int rc;
+
+	rc = strace_import(log, &cli->o, cli->out, &events, &skipped, err, sizeof(err));
 	if (rc) {
 		msg("%s", err);
 		return rc;
 	}
 	printf("%s: %" PRIu64 " events from %s; %" PRIu64 " calls left out (see its notes)\n",
-	       out, events, argv[optind], skipped);
+	       cli->out, events, log, skipped);
 	return EXIT_OK;	/* a failure to write standard output: main says so, exit 5 */
+}
+
+int cmd_trace_import(int argc, char **argv)
+{
+	struct import_cli cli = { .o = { .phys_base = UML_PHYS_BASE_X86_64, .memory_fd = -1,
+					 .readahead_kb = -1 } };
+	int rc;
+
+	rc = import_parse(&cli, argc, argv);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	rc = import_check(&cli, argc, argv);
+	if (rc)
+		return rc;
+	return import_run(&cli, argv[optind]);
 }
