@@ -674,6 +674,10 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
+	/* Check's default of 4 s is a hang detector; under the sanitizers, with
+	 * make -j2 check's UMLs swapping beside it, share_taps once took longer */
+	tcase_set_timeout(tc, 120);
+
 	tcase_add_loop_test(tc, round_trip_every_kind, 0, 4);
 	tcase_add_test(tc, convert_chain);
 	tcase_add_test(tc, text_form);
