@@ -1,0 +1,206 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# calibrate.sh - the modern reclaim held to this kernel on the calibration
+# corpus (bench/calibrate/corpus): each configuration run live under
+# pressure, several times, and the model beside it.
+set -u
+
+usage() {
+	cat <<USAGE
+usage: bench/calibrate.sh [options]
+
+Runs each configuration of the corpus with "anonsim live --json" in a
+memory cgroup of its size with 256 MiB of swap (root, Linux, cgroup v1),
+RUNS times, keeping each run as OUT/NAME/run-K.json; a run already kept
+is not run again, so an interrupted calibration goes on where it stopped.
+Then it replays each configuration through the model as built now and
+writes OUT/summary.csv and OUT/table.md: per configuration the kernel's
+median over its runs beside the model, of
+
+  density         the most instances whose trace ends before the first
+                  swap-out (all of them: never swapped)
+  swap            swap used at the end, pages
+  cache           page cache kept at the end, pages
+  first swap-out  trace seconds
+
+and per half (fit, held) the share of configurations whose density is
+equal, off by more than one, whose swap and cache are within 25 % of the
+kernel's, and that swapped in the kernel (density 2 .. N - 1, at least
+1000 pages of swap).
+
+  -o, --output DIR    results (default: bench/results/calibrate)
+  -c, --corpus FILE   the corpus (default: bench/calibrate/corpus)
+  -r, --runs K        runs per configuration (default: 3)
+      --half H        fit, held or all (default: all)
+      --only NAME     this configuration alone (repeatable)
+      --report-only   run nothing: the report from the runs kept
+  -d, --dir DIR       scratch directory's parent for anonsim live
+  -h, --help          this text
+
+Environment: ANONSIM (default: ./anonsim of the build tree), JQ (jq).
+Exit status: 0 done; 1 usage error; 5 a run or the report failed;
+77 cannot run here (not root, not Linux, no cgroup v1 memory controller
+with swap accounting, no jq) - the report alone needs none of these.
+USAGE
+}
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/bench/results/calibrate corpus=$top/bench/calibrate/corpus
+runs=3 half=all only= report_only= dir=
+anonsim=${ANONSIM:-$top/anonsim} jq=${JQ:-jq}
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o|--output|-c|--corpus|-r|--runs|--half|--only|-d|--dir)
+		[ $# -ge 2 ] || { echo "calibrate: $1 needs a value" >&2; exit 1; } ;;
+	esac
+	case $1 in
+	-o|--output) out=$2; shift 2 ;;
+	-c|--corpus) corpus=$2; shift 2 ;;
+	-r|--runs)
+		case $2 in ''|*[!0-9]*|0) echo "calibrate: --runs: a number from 1, not '$2'" >&2; exit 1 ;; esac
+		runs=$2; shift 2 ;;
+	--half)
+		case $2 in fit|held|all) ;; *) echo "calibrate: --half: fit, held or all, not '$2'" >&2; exit 1 ;; esac
+		half=$2; shift 2 ;;
+	--only) only="$only $2"; shift 2 ;;
+	-d|--dir) dir=$2; shift 2 ;;
+	--report-only) report_only=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "calibrate: unknown argument '$1' (see --help)" >&2; exit 1 ;;
+	esac
+done
+die() { echo "calibrate: $*" >&2; exit 5; }
+[ -r "$corpus" ] || { echo "calibrate: $corpus: cannot read the corpus" >&2; exit 1; }
+[ -x "$anonsim" ] || { echo "calibrate: $anonsim: no anonsim (build it, or set ANONSIM)" >&2; exit 1; }
+command -v "$jq" >/dev/null 2>&1 || { echo "calibrate: needs jq (Debian: jq)"; exit 77; }
+
+# configs: the corpus lines chosen, "NAME HALF TRACE STRATEGY N CGROUP STAGGER"
+configs() {
+	sed -e 's/#.*//' "$corpus" | awk -v half="$half" -v only="$only" '
+		NF == 0 { next }
+		NF != 7 { printf "calibrate: %s:%d: 7 fields expected\n", FILENAME, NR > "/dev/stderr"; bad = 1; next }
+		half != "all" && $2 != half { next }
+		only != "" && index(" " only " ", " " $1 " ") == 0 { next }
+		{ print }
+		END { exit bad }' FILENAME="$corpus"
+}
+configs >/dev/null || exit 1
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/anonsim-calibrate.XXXXXX") || die "no scratch directory"
+trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; trap - EXIT; exit 130' INT
+trap 'rm -rf "$tmp"; trap - EXIT; exit 143' TERM
+trap 'rm -rf "$tmp"; trap - EXIT; exit 129' HUP
+
+# the runs not kept yet
+if [ -z "$report_only" ]; then
+	[ "$(uname -s)" = Linux ] || { echo "calibrate: live runs need Linux; nothing run"; exit 77; }
+	[ "$(id -u)" = 0 ] || { echo "calibrate: live runs need root (a memory cgroup and a swap file); nothing run"; exit 77; }
+	[ -f /sys/fs/cgroup/memory/memory.memsw.usage_in_bytes ] || {
+		echo "calibrate: needs the cgroup v1 memory controller with swap accounting; nothing run"; exit 77; }
+	total=$(configs | wc -l) i=0 start=$(date +%s)
+	configs | while read -r name h trace strategy n size stagger; do
+		i=$((i + 1))
+		mkdir -p "$out/$name" || die "cannot make $out/$name"
+		k=1
+		while [ "$k" -le "$runs" ]; do
+			f=$out/$name/run-$k.json
+			if [ ! -s "$f" ]; then
+				printf 'calibrate: %d of %d: %s run %d (%s s so far)\n' "$i" "$total" \
+					"$name" "$k" "$(($(date +%s) - start))" >&2
+				set -- -s "$strategy" -n "$n" -m "$size" --swap 256M
+				[ "$stagger" = - ] || set -- "$@" --stagger "$stagger"
+				[ -z "$dir" ] || set -- "$@" -d "$dir"
+				t0=$(date +%s)
+				"$anonsim" live --json -o "$f" "$@" "$top/$trace" >"$tmp/out" 2>&1
+				rc=$?
+				# 4: a figure beyond its tolerance, which under -m is reported, not judged
+				[ "$rc" -eq 0 ] || [ "$rc" -eq 4 ] || {
+					cat "$tmp/out" >&2; rm -f "$f"; die "$name run $k: anonsim live exited $rc"; }
+				echo "$(($(date +%s) - t0))" >"$out/$name/run-$k.seconds"
+			fi
+			k=$((k + 1))
+		done
+	done || exit $?
+fi
+
+# last_us TRACE: the time of the trace's last event
+last_us() {
+	"$anonsim" trace stat "$1" | sed -n 's/.*last at \([0-9]*\)).*/\1/p'
+}
+
+# density FIRST_S N STAGGER LAST_US: the most instances whose trace ends
+# before the first swap-out (FIRST_S empty: never)
+density() {
+	awk -v first="$1" -v n="$2" -v stagger="$3" -v last="$4" 'BEGIN {
+		if (first == "") { print n; exit }
+		d = 0
+		for (k = 1; k <= n; k++) {
+			end = stagger == "-" ? k * last / 1e6 : (k - 1) * stagger + last / 1e6
+			if (end <= first + 0) d = k
+		}
+		print d
+	}'
+}
+
+# the report: the kernel's medians beside the model as built now
+mkdir -p "$out" || die "cannot make $out"
+echo "name,half,trace,strategy,instances,cgroup,stagger,runs,density,model_density,swap_pages,model_swap_pages,cache_pages,model_cache_pages,first_swap_out_s,model_first_swap_out_s,kernel_swapped" >"$tmp/summary.csv"
+configs | while read -r name h trace strategy n size stagger; do
+	ls "$out/$name"/run-*.json >/dev/null 2>&1 || continue
+	last=$(last_us "$top/$trace")
+	: >"$tmp/real"
+	for f in "$out/$name"/run-*.json; do
+		"$jq" -r '.results[0] | [.first_swap_out_s // "", (.points[] | select(.point == "end") |
+			.swap_pages, .cache_pages), .overhead_mib] | @tsv' "$f" >>"$tmp/real" ||
+			die "$f: not a run of anonsim live"
+	done
+	nr=$(wc -l <"$tmp/real")
+	overhead=$(head -n 1 "$tmp/real" | cut -f 4)
+	while IFS='	' read -r first swap cache o; do
+		printf '%s %s %s %s\n' "$(density "$first" "$n" "$stagger" "$last")" "$swap" "$cache" "${first:-never}"
+	done <"$tmp/real" >"$tmp/real.d"
+	overhead_k=$(awk -v o="$overhead" 'BEGIN { printf "%.0fK", o * 1024 }')
+	set -- -q --json --pages -s "$strategy" -n "$n" -m "$size" --swap 256M --overhead "$overhead_k"
+	[ "$stagger" = - ] || set -- "$@" --stagger "$stagger"
+	"$anonsim" replay "$@" "$top/$trace" >"$tmp/model.json" || die "$name: the model's replay failed"
+	"$jq" -r '.results[0] | [.first_swap_out_s // "", .final_swap_pages, .final_cache_pages] | @tsv' \
+		"$tmp/model.json" >"$tmp/model" || die "$name: no model figures"
+	IFS='	' read -r mfirst mswap mcache <"$tmp/model"
+	mdens=$(density "$mfirst" "$n" "$stagger" "$last")
+	# medians of the kernel's runs, column by column
+	med() { cut -d' ' -f"$1" "$tmp/real.d" | sort -g | awk '{ v[NR] = $1 } END {
+		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] == "never" ? "never" : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+	rd=$(med 1) rs=$(med 2) rc=$(med 3) rf=$(med 4)
+	swapped=$(awk -v d="$rd" -v n="$n" -v s="$rs" 'BEGIN { print (d >= 2 && d <= n - 1 && s >= 1000) ? "yes" : "no" }')
+	echo "$name,$h,$trace,$strategy,$n,$size,$stagger,$nr,$rd,$mdens,$rs,$mswap,$rc,$mcache,$rf,${mfirst:-never},$swapped"
+done >>"$tmp/summary.csv" || exit $?
+
+awk -F, '
+	NR == 1 { next }
+	function within(a, b) { return (a == 0 && b == 0) || (a > 0 && (b - a) / a <= 0.25 && (a - b) / a <= 0.25) }
+	{
+		h = $2; n[h]++
+		if ($9 == $10) eq[h]++
+		if ($10 - $9 > 1 || $9 - $10 > 1) far[h]++
+		if (within($11, $12)) sw[h]++
+		if (within($13, $14)) ca[h]++
+		if ($17 == "yes") swp[h]++
+	}
+	END {
+		for (h in n)
+			printf "%s: %d configurations: density equal %d (%.0f %%), off by more than one %d; swap within 25 %% %d (%.0f %%), cache within 25 %% %d (%.0f %%); swapped in the kernel %d (%.0f %%)\n",
+				h, n[h], eq[h], 100 * eq[h] / n[h], far[h], sw[h], 100 * sw[h] / n[h],
+				ca[h], 100 * ca[h] / n[h], swp[h], 100 * swp[h] / n[h]
+	}' "$tmp/summary.csv" | sort >"$tmp/halves"
+{
+	echo "| configuration | half | density real | model | swap real | model | cache real | model | first swap-out real | model |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		$1, $2, $9, $10, $11, $12, $13, $14, $15, $16 }' "$tmp/summary.csv"
+	echo
+	cat "$tmp/halves"
+} >"$tmp/table.md"
+mv "$tmp/summary.csv" "$out/summary.csv" && mv "$tmp/table.md" "$out/table.md" ||
+	die "cannot write into $out"
+cat "$out/table.md"
