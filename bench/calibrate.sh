@@ -86,6 +86,11 @@ configs() {
 }
 configs >/dev/null || exit 1
 
+# trace_path TRACE: a corpus trace, relative to the source tree unless absolute
+trace_path() {
+	case $1 in /*) echo "$1" ;; *) echo "$top/$1" ;; esac
+}
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/anonsim-calibrate.XXXXXX") || die "no scratch directory"
 trap 'rm -rf "$tmp"' EXIT
 trap 'rm -rf "$tmp"; trap - EXIT; exit 130' INT
@@ -112,7 +117,7 @@ if [ -z "$report_only" ]; then
 				[ "$stagger" = - ] || set -- "$@" --stagger "$stagger"
 				[ -z "$dir" ] || set -- "$@" -d "$dir"
 				t0=$(date +%s)
-				"$anonsim" live --json -o "$f" "$@" "$top/$trace" >"$tmp/out" 2>&1
+				"$anonsim" live --json -o "$f" "$@" "$(trace_path "$trace")" >"$tmp/out" 2>&1
 				rc=$?
 				# 4: a figure beyond its tolerance, which under -m is reported, not judged
 				[ "$rc" -eq 0 ] || [ "$rc" -eq 4 ] || {
@@ -130,10 +135,10 @@ last_us() {
 }
 
 # density FIRST_S N STAGGER LAST_US: the most instances whose trace ends
-# before the first swap-out (FIRST_S empty: never)
+# before the first swap-out (FIRST_S "never": all of them)
 density() {
 	awk -v first="$1" -v n="$2" -v stagger="$3" -v last="$4" 'BEGIN {
-		if (first == "") { print n; exit }
+		if (first == "never") { print n; exit }
 		d = 0
 		for (k = 1; k <= n; k++) {
 			end = stagger == "-" ? k * last / 1e6 : (k - 1) * stagger + last / 1e6
@@ -148,32 +153,46 @@ mkdir -p "$out" || die "cannot make $out"
 echo "name,half,trace,strategy,instances,cgroup,stagger,runs,density,model_density,swap_pages,model_swap_pages,cache_pages,model_cache_pages,first_swap_out_s,model_first_swap_out_s,kernel_swapped" >"$tmp/summary.csv"
 configs | while read -r name h trace strategy n size stagger; do
 	ls "$out/$name"/run-*.json >/dev/null 2>&1 || continue
-	last=$(last_us "$top/$trace")
+	path=$(trace_path "$trace")
+	last=$(last_us "$path")
 	: >"$tmp/real"
 	for f in "$out/$name"/run-*.json; do
-		"$jq" -r '.results[0] | [.first_swap_out_s // "", (.points[] | select(.point == "end") |
+		"$jq" -r '.results[0] | [.first_swap_out_s // "never", (.points[] | select(.point == "end") |
 			.swap_pages, .cache_pages), .overhead_mib] | @tsv' "$f" >>"$tmp/real" ||
 			die "$f: not a run of anonsim live"
 	done
 	nr=$(wc -l <"$tmp/real")
 	overhead=$(head -n 1 "$tmp/real" | cut -f 4)
 	while IFS='	' read -r first swap cache o; do
-		printf '%s %s %s %s\n' "$(density "$first" "$n" "$stagger" "$last")" "$swap" "$cache" "${first:-never}"
+		printf '%s %s %s %s\n' "$(density "$first" "$n" "$stagger" "$last")" "$swap" "$cache" "$first"
 	done <"$tmp/real" >"$tmp/real.d"
 	overhead_k=$(awk -v o="$overhead" 'BEGIN { printf "%.0fK", o * 1024 }')
 	set -- -q --json --pages -s "$strategy" -n "$n" -m "$size" --swap 256M --overhead "$overhead_k"
 	[ "$stagger" = - ] || set -- "$@" --stagger "$stagger"
-	"$anonsim" replay "$@" "$top/$trace" >"$tmp/model.json" || die "$name: the model's replay failed"
-	"$jq" -r '.results[0] | [.first_swap_out_s // "", .final_swap_pages, .final_cache_pages] | @tsv' \
+	"$anonsim" replay "$@" "$path" >"$tmp/model.json" || die "$name: the model's replay failed"
+	"$jq" -r '.results[0] | [.first_swap_out_s // "never", .final_swap_pages, .final_cache_pages] | @tsv' \
 		"$tmp/model.json" >"$tmp/model" || die "$name: no model figures"
 	IFS='	' read -r mfirst mswap mcache <"$tmp/model"
 	mdens=$(density "$mfirst" "$n" "$stagger" "$last")
-	# medians of the kernel's runs, column by column
-	med() { cut -d' ' -f"$1" "$tmp/real.d" | sort -g | awk '{ v[NR] = $1 } END {
-		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] == "never" ? "never" : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+	# medians of the kernel's runs, column by column ("never" after every time)
+	med() { cut -d' ' -f"$1" "$tmp/real.d" | awk '
+		{ v[NR] = $1; x[NR] = $1 == "never" ? 1e300 : $1 + 0 }
+		END {
+			for (i = 2; i <= NR; i++)
+				for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
+					t = x[j]; x[j] = x[j - 1]; x[j - 1] = t
+					t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+				}
+			if (NR % 2)
+				print v[(NR + 1) / 2]
+			else if (x[NR / 2 + 1] == 1e300)
+				print "never"
+			else
+				print (x[NR / 2] + x[NR / 2 + 1]) / 2
+		}'; }
 	rd=$(med 1) rs=$(med 2) rc=$(med 3) rf=$(med 4)
 	swapped=$(awk -v d="$rd" -v n="$n" -v s="$rs" 'BEGIN { print (d >= 2 && d <= n - 1 && s >= 1000) ? "yes" : "no" }')
-	echo "$name,$h,$trace,$strategy,$n,$size,$stagger,$nr,$rd,$mdens,$rs,$mswap,$rc,$mcache,$rf,${mfirst:-never},$swapped"
+	echo "$name,$h,$trace,$strategy,$n,$size,$stagger,$nr,$rd,$mdens,$rs,$mswap,$rc,$mcache,$rf,$mfirst,$swapped"
 done >>"$tmp/summary.csv" || exit $?
 
 awk -F, '
