@@ -234,7 +234,7 @@ int trace_generate(const struct gen_profile *p, const char *out,
 	struct trace_event ev;
 	struct gen g;
 	unsigned d;
-	int rc = EXIT_DATA, more;
+	int rc = EXIT_DATA, more, committed;
 
 	memset(&g, 0, sizeof(g));
 	g.p = p;
@@ -281,9 +281,12 @@ int trace_generate(const struct gen_profile *p, const char *out,
 		goto fail;
 	}
 	g.st.phys_pages = g.next_page;
-	if (trace_writer_commit(g.w, err, errlen))
+	committed = trace_writer_commit(g.w, err, errlen);
+	g.w = NULL;	/* the commit frees the writer, whether it failed or not */
+	if (committed) {
+		rc = EXIT_OUTPUT;	/* the output, not the profile */
 		goto out;
-	g.w = NULL;
+	}
 	if (st)
 		*st = g.st;
 	rc = 0;

@@ -28,4 +28,21 @@ expect_status 2 "$ANONSIM" reproduce -c "$tmp/bad2.conf"
 expect_match "$err" "bad2.conf:3: policy '2.6': expected 2.4 or modern"
 expect_status 2 "$ANONSIM" reproduce -c "$tmp/missing.conf"
 expect_status 1 "$ANONSIM" reproduce --frobnicate
+
+# the synthesized boot cannot be written (a full $TMPDIR: an 8 KiB tmpfs,
+# as root on Linux): one message, exit 5, nothing left there; the mount is
+# undone however the test ends
+if [ "$(id -u)" = 0 ] && [ "$(uname -s)" = Linux ] && mkdir "$tmp/full" &&
+	mount -t tmpfs -o size=8k anonsim-test "$tmp/full" 2>/dev/null; then
+	trap 'umount "$tmp/full"; rm -rf "$tmp"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+	expect_status 5 env TMPDIR="$tmp/full" "$ANONSIM" reproduce -q --published-only \
+		-c "$top_srcdir/traces/reproduce.conf"
+	expect_match "$err" "^anonsim reproduce: $tmp/full/anonsim-repro-[0-9]+\\.atr: write failed: No space left on device\$"
+	[ -z "$(ls -A "$tmp/full")" ] || fail "a failed reproduce left $(ls -A "$tmp/full")"
+else
+	echo "not root on Linux: the full \$TMPDIR case is left out"
+fi
 finish

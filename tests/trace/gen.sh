@@ -22,6 +22,13 @@ expect_match "$err" 'has only 2 pages read, 2 touched, 0 freed; the profile asks
 
 expect_status 2 "$ANONSIM" trace gen "$g/missing.profile" "$tmp/x.trace"
 expect_match "$err" 'missing.profile: cannot open'
+# a finished trace that cannot be put in place: one message, exit 5, no
+# temporary left beside it
+mkdir "$tmp/dir.trace"
+expect_status 5 "$ANONSIM" trace gen "$g/small.profile" "$tmp/dir.trace"
+expect_match "$err" "^anonsim trace gen: $tmp/dir.trace: cannot rename the temporary file into place: Is a directory\$"
+[ "$(ls "$tmp" | grep -c '^dir\.trace')" -eq 1 ] || fail "a failed commit left $(ls "$tmp")"
+[ -z "$(ls -A "$tmp/dir.trace")" ] || fail "a failed commit wrote into the directory"
 expect_status 1 "$ANONSIM" trace gen "$g/small.profile" "$tmp/x.txt"
 expect_status 1 "$ANONSIM" trace gen "$g/small.profile"
 finish
