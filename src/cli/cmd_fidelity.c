@@ -126,8 +126,8 @@ static void csv_figure(FILE *f, bool held, int64_t measured, uint64_t model)
 		fputs(",,,", f);
 		return;
 	}
-	fprintf(f, ",%lld,%llu,%s", (long long)measured, (unsigned long long)model,
-		fmt_double(b, diff_pct((double)model, (double)measured)));
+	fprintf(f, ",%lld,%llu", (long long)measured, (unsigned long long)model);
+	csv_field(f, false, fmt_double(b, diff_pct((double)model, (double)measured)));
 }
 
 static void put_csv(FILE *f, char *const *names, const struct verdict *v, unsigned n)

@@ -168,7 +168,7 @@ static void put_csv(FILE *f, const struct live_result *res)
 		csv_field(f, false, res->s->name);
 		fprintf(f, ",%u", res->instances);
 		csv_field(f, false, pt->name);
-		csv_field(f, false, fmt_seconds(b, (int64_t)pt->time_us));
+		csv_field(f, false, fmt_useconds(b, pt->time_us));
 		fprintf(f, ",%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64
 			",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",",
 			pt->tmpfs, pt->blocks, pt->m_tmpfs, pt->cache, pt->m_cache,
@@ -189,7 +189,7 @@ static void json_point(struct json *j, const struct live_result *res,
 
 	json_object(j, NULL);
 	json_string(j, "point", pt->name);
-	json_number(j, "time_s", fmt_seconds(b, (int64_t)pt->time_us));
+	json_number(j, "time_s", fmt_useconds(b, pt->time_us));
 	json_int(j, "tmpfs_pages", pt->tmpfs);
 	json_int(j, "tmpfs_blocks_pages", pt->blocks);
 	json_uint(j, "model_tmpfs_pages", pt->m_tmpfs);

@@ -456,9 +456,11 @@ static void put_csv(FILE *f, const struct repro_config *c, const struct row *row
 			csv_field(f, false, fmt_mib(b, w->split[k][1]));
 			csv_field(f, false, w->published ? NULL : fmt_mib(b, w->pages_no_ra[k]));
 			fprintf(f, ",%u", w->dens[k]);
-			if (w->published)
-				fprintf(f, ",%s,%u,%s\n", fmt_double(b, c->published_mib[k]),
-					c->published_density[k], w->ok[k] ? "yes" : "no");
+			if (w->published) {
+				csv_field(f, false, fmt_double(b, c->published_mib[k]));
+				fprintf(f, ",%u,%s\n", c->published_density[k],
+					w->ok[k] ? "yes" : "no");
+			}
 			else
 				fputs(",,,\n", f);
 		}

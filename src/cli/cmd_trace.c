@@ -305,9 +305,9 @@ static void stat_csv(FILE *f, const char *path, const struct trace_reader *r,
 		fprintf(f, ",%llu", s->kinds[i]);
 	fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", t.reads, t.bytes, t.pages,
 		t.distinct, t.writes, t.bytes_written, s->touched, s->freed);
-	csv_field(f, false, fmt_seconds(b, (int64_t)s->first));
-	csv_field(f, false, fmt_seconds(b, (int64_t)s->last));
-	csv_field(f, false, fmt_seconds(b, (int64_t)(s->last - s->first)));
+	csv_field(f, false, fmt_useconds(b, s->first));
+	csv_field(f, false, fmt_useconds(b, s->last));
+	csv_field(f, false, fmt_useconds(b, s->last - s->first));
 	fputc('\n', f);
 }
 
@@ -357,9 +357,9 @@ static void stat_json(FILE *f, const char *path, const struct trace_reader *r,
 	json_reads(&j, &t);
 	json_uint(&j, "touched_pages", s->touched);
 	json_uint(&j, "freed_pages", s->freed);
-	json_number(&j, "first_event_s", fmt_seconds(b, (int64_t)s->first));
-	json_number(&j, "last_event_s", fmt_seconds(b, (int64_t)s->last));
-	json_number(&j, "duration_s", fmt_seconds(b, (int64_t)(s->last - s->first)));
+	json_number(&j, "first_event_s", fmt_useconds(b, s->first));
+	json_number(&j, "last_event_s", fmt_useconds(b, s->last));
+	json_number(&j, "duration_s", fmt_useconds(b, s->last - s->first));
 	json_end(&j);
 	json_finish(&j);
 }

@@ -123,8 +123,17 @@ static void json_str(FILE *f, const char *s)
 			fputs("\\t", f);
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
-		else
+		else if (c < 0x80)
 			fputc(c, f);
+		else {	/* a file name need not be UTF-8: U+FFFD stands for a bad byte */
+			int n = utf8_len(s);
+
+			if (n)
+				fwrite(s, 1, (size_t)n, f);
+			else
+				fputs("\\ufffd", f);
+			s += n ? n - 1 : 0;
+		}
 	}
 	fputc('"', f);
 }

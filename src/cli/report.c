@@ -188,7 +188,7 @@ void report_csv(FILE *f, const struct replay_result *r, unsigned n, bool pages)
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%s,%u,%" PRIu64 ",%s", r[i].label, r[i].instances,
-			r[i].events, fmt_seconds(num, (int64_t)r[i].end_us));
+			r[i].events, fmt_useconds(num, r[i].end_us));
 		for (k = 0; k < NROWS; k++)
 			csv_field(f, false, machine_value(num, &rows[k], rows[k].get(&r[i]), pages));
 		fputc('\n', f);
@@ -208,7 +208,7 @@ void report_json_results(struct json *j, const struct replay_result *r, unsigned
 		json_string(j, "strategy", r[i].label);
 		json_uint(j, "instances", r[i].instances);
 		json_uint(j, "events", r[i].events);
-		json_number(j, "trace_s", fmt_seconds(num, (int64_t)r[i].end_us));
+		json_number(j, "trace_s", fmt_useconds(num, r[i].end_us));
 		for (k = 0; k < NROWS; k++)
 			json_number(j, unit_text(rows[k].name, pages, buf, sizeof(buf)),
 				    machine_value(num, &rows[k], rows[k].get(&r[i]), pages));

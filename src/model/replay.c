@@ -176,7 +176,7 @@ static void series_line(FILE *f, const char *label, const struct host *h)
 {
 	char b[DECIMAL_MAX];
 
-	fprintf(f, "%s,%s", label, fmt_seconds(b, (int64_t)h->now_us));
+	fprintf(f, "%s,%s", label, fmt_useconds(b, h->now_us));
 	for (int c = 0; c < CAT_NR; c++)
 		fprintf(f, ",%s", fmt_mib(b, h->pages[c]));
 	fprintf(f, ",%s", fmt_mib(b, host_total(h)));
@@ -386,7 +386,7 @@ static void run_setup(struct run *r)
 /*
  * Each trace's header, read up front, so that a missing file or a bad
  * header is found before anything runs; one share per distinct path, with
- * a tap for each of its instances.
+ * a tap for each of its instances.  Returns 0 or an exit status.
  */
 static int run_open_traces(struct run *r)
 {
@@ -403,7 +403,7 @@ static int run_open_traces(struct run *r)
 			continue;	/* the same path as one before */
 		r->shares[j] = trace_share_open(paths[j], r->taps[j], r->err, r->errlen);
 		if (!r->shares[j])
-			return -1;
+			return EXIT_DATA;
 	}
 	for (i = 0; i < n; i++) {
 		struct cursor *c = &r->c[i];
@@ -414,6 +414,14 @@ static int run_open_traces(struct run *r)
 		c->sh = r->shares[j];
 		r->size[i % npaths] = trace_share_size(r->shares[j]);
 		c->hdr = trace_share_header(r->shares[j]);
+		if (r->o->stagger_us > 0 && i > TRACE_TIME_MAX / (uint64_t)r->o->stagger_us) {
+			char b[DECIMAL_MAX];
+
+			snprintf(r->err, r->errlen,
+				 "--stagger %s: instance %u would start past 2^63 - 1 microseconds of host time",
+				 fmt_useconds(b, (uint64_t)r->o->stagger_us), i + 1);
+			return EXIT_USAGE;	/* an impossible parameter */
+		}
 		if (r->o->stagger_us >= 0)
 			c->start_us = (uint64_t)r->o->stagger_us * i;
 	}
@@ -487,6 +495,13 @@ static int apply_event(struct run *r, unsigned k)
 	struct host *h = &r->h;
 	int rc;
 
+	if (cur->ev->time_us > TRACE_TIME_MAX - cur->start_us) {
+		snprintf(r->err, r->errlen,
+			 "%s: event %llu: instance %u, started at %llu us, passes 2^63 - 1 microseconds of host time",
+			 cur->path, (unsigned long long)cur->index, k,
+			 (unsigned long long)cur->start_us);
+		return EXIT_DATA;
+	}
 	host_set_time(h, cur->start_us + cur->ev->time_us);
 	xalloc_trace(cur->path);
 	if (!cur->started && start_instance(r, k))
@@ -632,15 +647,16 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 		.res = res, .err = err, .errlen = errlen,
 		.n = npaths * (o->copies ? o->copies : 1),
 	};
-	int rc = EXIT_DATA;
+	int rc;
 
 	run_setup(&r);
-	if (run_open_traces(&r) == 0 &&
-	    (o->stagger_us < 0 || run_queue_staggered(&r) == 0)) {
+	rc = run_open_traces(&r);
+	if (!rc && o->stagger_us >= 0 && run_queue_staggered(&r))
+		rc = EXIT_DATA;
+	if (!rc)
 		rc = run_merge(&r);
-		if (!rc)
-			run_collect(&r);
-	}
+	if (!rc)
+		run_collect(&r);
 	run_teardown(&r, rc);
 	return rc;
 }

@@ -286,8 +286,8 @@ void binary_shapes_init(struct trace_reader *r)
 
 /*
  * Decode the fixed-size record at @p (its shape @sh) into @ev; whether it
- * keeps its kind's rule and, with @check_time, its time stays within 64
- * bits.  Loads reach 34 bytes past @p, within the buffer's slack at the
+ * keeps its kind's rule and, with @check_time, its time stays within
+ * TRACE_TIME_MAX (and 64 bits).  Loads reach 34 bytes past @p, within the buffer's slack at the
  * end of the data; what lies past the record is masked off.
  */
 static inline __attribute__((always_inline)) int
@@ -297,6 +297,7 @@ decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size, const unsigne
 	const unsigned char *at = p + sh->at;
 	uint64_t a = le64(at), b = le64(at + 8), c = le64(at + 16) & sh->third;
 	uint64_t t = *prev + (le64(p + 1) & sh->dt_mask);
+	int time_ok = (!check_time) | ((t >= *prev) & (t <= TRACE_TIME_MAX));
 	/* read, write: the device byte; the others: 0, and no device (256) */
 	unsigned dev = at[-1] & sh->dev_mask;
 	uint64_t lim1 = sh->lim1 | dev_size[dev + sh->dev_base];
@@ -317,7 +318,7 @@ decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size, const unsigne
 	 * set (mmap, mapdup), n2 is b, tested with the same mask as the first.
 	 */
 	if (!(trace_span_fits(a, b, lim1) & trace_span_fits(c, n2, sh->lim2) &
-	      !(((a | b) & sh->align1) | (c & sh->align2)) & (!check_time | (t >= *prev))))
+	      !(((a | b) & sh->align1) | (c & sh->align2)) & time_ok))
 		return 0;
 	*prev = t;
 	return 1;
@@ -339,7 +340,7 @@ decode_fixed(const struct rec_shape *sh, const uint64_t *dev_size, const unsigne
  * their rules; returns how many.  With @checked, each record is tested
  * against @end, and each time against overflow.  Without, the caller has
  * made sure that @n records of the longest size lie before @end and that
- * @n narrow deltas cannot carry the time past 2^64; a wide one ends the
+ * @n narrow deltas cannot carry the time past TRACE_TIME_MAX; a wide one ends the
  * batch.  Both are inlined whole, each mode into its own loop: GCC left
  * decode_fixed a call in one of them, which cost more than the decoding.
  */
@@ -486,6 +487,9 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	dt = kind_byte & TRACE_BIN_WIDE ? le64(p + 1) : le32(p + 1);
 	if (dt > UINT64_MAX - r->prev_time)
 		return bad_record(r, "time overflows 64 bits");
+	if (r->prev_time + dt > TRACE_TIME_MAX)
+		return bad_record(r, "time %llu is past 2^63 - 1 microseconds",
+				  (unsigned long long)(r->prev_time + dt));
 	if (kind == EV_HOST || kind == TRACE_BIN_HOST_ANON) {
 		char why[512];
 
@@ -564,11 +568,11 @@ int binary_fill(struct trace_reader *r)
 	p = r->buf + r->pos;
 	end = r->buf + r->end;
 	/*
-	 * Away from the end of the data, and from 2^64 in time, a batch of
+	 * Away from the end of the data, and from the latest time, a batch of
 	 * records with narrow deltas needs no test of each against either.
 	 */
 	if ((size_t)(end - p) >= TRACE_BATCH * FIXED_REC_MAX &&
-	    prev <= UINT64_MAX - TRACE_BATCH * (uint64_t)UINT32_MAX) {
+	    prev <= TRACE_TIME_MAX - TRACE_BATCH * (uint64_t)UINT32_MAX) {
 		if (r->by_shape) {
 			r->by_shape--;
 			n = decode_shapes(r, &p, end, &prev, r->batch, TRACE_BATCH, 0);

@@ -215,6 +215,8 @@ int header_parse_line(struct header_parser *p, char *line, char *why, size_t len
 
 		if (p->seen_recorder++)
 			return set_error(why, len, "recorder given twice");
+		if (!utf8_valid(text))
+			return set_error(why, len, "recorder is not valid UTF-8");
 		if (strlen(text) >= sizeof(h->recorder))
 			return set_error(why, len, "recorder longer than %zu bytes", sizeof(h->recorder) - 1);
 		strcpy(h->recorder, text);
@@ -226,6 +228,8 @@ int header_parse_line(struct header_parser *p, char *line, char *why, size_t len
 
 		if (!add)	/* an empty note says nothing */
 			return 0;
+		if (!utf8_valid(text))
+			return set_error(why, len, "note is not valid UTF-8");
 		if (have + (have > 0) + add >= sizeof(h->notes))
 			return set_error(why, len, "notes longer than %zu bytes in all", sizeof(h->notes) - 1);
 		if (have)

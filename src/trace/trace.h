@@ -56,6 +56,13 @@ struct trace_header {
 	char notes[4096];		/* note lines joined by '\n' */
 };
 
+/*
+ * The latest event time, in microseconds (292,471 years): host time is
+ * kept in a signed 64-bit count where a time may be absent (-1), and every
+ * output prints it whole.
+ */
+#define TRACE_TIME_MAX ((uint64_t)INT64_MAX)
+
 struct trace_event {
 	uint64_t time_us;
 	enum trace_kind kind;

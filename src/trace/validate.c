@@ -79,6 +79,9 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 	if (ev->time_us < prev_time)
 		return set_error(why, len, "time %llu goes backwards (previous event at %llu)",
 			    (ull)ev->time_us, (ull)prev_time);
+	if (ev->time_us > TRACE_TIME_MAX)
+		return set_error(why, len, "time %llu is past 2^63 - 1 microseconds",
+			    (ull)ev->time_us);
 	if (event_ok(r, ev))
 		return 0;
 	/* Which part of the rule failed. */

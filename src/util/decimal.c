@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,11 +53,18 @@ const char *fmt_seconds(char buf[DECIMAL_MAX], int64_t us)
 {
 	if (us < 0)
 		return NULL;
-	return fixed(buf, (uint64_t)us / 1000000, (uint64_t)us % 1000000, 6);
+	return fmt_useconds(buf, (uint64_t)us);
+}
+
+const char *fmt_useconds(char buf[DECIMAL_MAX], uint64_t us)
+{
+	return fixed(buf, us / 1000000, us % 1000000, 6);
 }
 
 const char *fmt_double(char buf[DECIMAL_MAX], double v)
 {
+	if (!isfinite(v))
+		return NULL;
 	snprintf(buf, DECIMAL_MAX, "%.17g", v);
 	if (strtod(buf, NULL) == v) {	/* the shortest that reads back */
 		int p;

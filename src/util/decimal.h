@@ -17,7 +17,10 @@ const char *fmt_mib(char buf[DECIMAL_MAX], uint64_t pages);
 const char *fmt_bytes_mib(char buf[DECIMAL_MAX], uint64_t bytes);
 /* Exact seconds of @us microseconds, e.g. "1.5"; NULL when @us < 0 (never). */
 const char *fmt_seconds(char buf[DECIMAL_MAX], int64_t us);
-/* A double in the fewest digits that read back the same value. */
+/* Exact seconds of a time that always exists, the whole range of @us. */
+const char *fmt_useconds(char buf[DECIMAL_MAX], uint64_t us);
+/* A double in the fewest digits that read back the same value; NULL when
+ * it is not finite (an output writes null or nothing there). */
 const char *fmt_double(char buf[DECIMAL_MAX], double v);
 
 #endif

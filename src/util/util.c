@@ -95,3 +95,40 @@ double diff_pct(double model, double measured)
 {
 	return measured ? 100.0 * (model - measured) / measured : (model ? INFINITY : 0);
 }
+
+int utf8_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned c = u[0], n, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;	/* also the terminating NUL */
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return (int)n;
+}
+
+int utf8_valid(const char *s)
+{
+	int n;
+
+	for (; *s; s += n)
+		if (!(n = utf8_len(s)))
+			return 0;
+	return 1;
+}

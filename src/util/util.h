@@ -47,6 +47,15 @@ int set_error(char *buf, size_t len, const char *fmt, ...)
  */
 double diff_pct(double model, double measured);
 
+/*
+ * The length (1-4) of the well-formed UTF-8 sequence at @s (RFC 3629: no
+ * overlong forms, no surrogates, nothing past U+10FFFF); 0 when @s does
+ * not start one.
+ */
+int utf8_len(const char *s);
+/* Is all of @s well-formed UTF-8? */
+int utf8_valid(const char *s);
+
 /* Online CPUs, at least 1: the default number of parallel jobs. */
 unsigned online_cpus(void);
 

@@ -204,4 +204,41 @@ expect_status 1 "$ANONSIM" fidelity -o
 [ "$err" = "anonsim fidelity: option '-o' needs a value (see anonsim fidelity --help)" ] || fail "$err"
 expect_status 1 "$ANONSIM" replay -o "$basic" "$basic"
 expect_match "$err" "^anonsim replay: .*basic.trace: the output is also the input"
+
+# Every output parses, whatever trace check accepts: times up to the
+# latest a trace may hold print whole, a difference from a measured 0 is
+# null (JSON) or empty (CSV), never inf, and a file name that is not UTF-8
+# becomes U+FFFD in JSON.  (jq takes inf and bad UTF-8: the checks are
+# grep and iconv.)
+latest="$tmp/latest.trace"
+printf '%s\n' 'anonsim-trace 1' 'page-size 4096' 'memory 1048576' \
+	'device ubda size=1048576 backing=latest' 'events' '0 mmap 0x60000000 1048576 0' \
+	'9223372036854775807 read ubda 0 4096 1' >"$latest"
+expect_status 0 "$ANONSIM" replay -q --csv -s read-copy "$latest"
+expect_match "$out" '^read-copy,1,2,9223372036854\.775807,'
+expect_status 0 "$ANONSIM" trace stat --json "$latest"
+expect_match "$out" '"last_event_s": 9223372036854\.775807,'
+# two instances one after the other pass the latest host time: refused
+expect_status 2 "$ANONSIM" replay -q -s read-copy -n 2 "$latest"
+[ "$err" = "anonsim replay: $latest: event 1: instance 1, started at 9223372036854775807 us, passes 2^63 - 1 microseconds of host time" ] ||
+	fail "sequential past 2^63: $err"
+expect_status 1 "$ANONSIM" replay -q -s read-copy -n 11 --stagger 1e12 "$basic"
+[ "$err" = "anonsim replay: --stagger 1000000000000: instance 11 would start past 2^63 - 1 microseconds of host time" ] ||
+	fail "--stagger past 2^63: $err"
+zero="$tmp/zero-footprint.trace"
+printf '%s\n' 'anonsim-trace 1' 'page-size 4096' 'memory 1048576' \
+	'device ubda size=1048576 backing=zero' 'events' '0 mmap 0x60000000 1048576 0' \
+	'10 touch 1 2' '20 footprint tmpfs 0' '20 footprint cache:ubda 0' >"$zero"
+expect_status 4 "$ANONSIM" fidelity --json "$zero"
+printf '%s\n' "$out" | grep -Eiq '(^|[^a-z_"])(inf|infinity|nan)([^a-z_"]|$)' &&
+	fail "fidelity --json wrote a bare non-finite number: $out"
+expect_match "$out" '"diff_pct": null,'
+expect_status 4 "$ANONSIM" fidelity --csv "$zero"
+expect_match "$out" "^$zero,0,2,,0,0,0,no,\$"
+bad_name="$tmp/$(printf 'n\351')"
+cp "$basic" "$bad_name.trace"
+expect_status 0 "$ANONSIM" replay -q --json -s read-copy "$bad_name.trace"
+printf '%s\n' "$out" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1 ||
+	fail "replay --json wrote bytes that are not UTF-8"
+expect_match "$out" "\"name\": \".*/n\\\\ufffd\\.trace\""
 finish

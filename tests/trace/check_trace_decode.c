@@ -493,19 +493,19 @@ START_TEST(binary_rules_match_validator)
 END_TEST
 
 /*
- * A time near 2^64, then narrow deltas: the decoder tests each record's
- * time against overflow there, and reports the one that wraps.  Record 0
- * (wide delta) sets the time to 2^64 - 1 - 100; 100 touches keep it; the
- * next adds 200 and wraps.
+ * A time near the latest a trace may hold (TRACE_TIME_MAX, 2^63 - 1), then
+ * narrow deltas: the decoder tests each record's time there, and reports
+ * the one past it.  Record 0 (wide delta) sets the time to TRACE_TIME_MAX -
+ * 100; 100 touches keep it; the next adds 200 and passes it.
  */
-START_TEST(time_overflow_near_2_64)
+START_TEST(time_past_the_latest)
 {
 	struct trace_event ev;
 	const struct trace_event *got;
 	struct trace_reader *r;
 	unsigned char rec[TRACE_BIN_REC_MAX];
 	char path[512], err[1024], want[600];
-	uint64_t start = UINT64_MAX - 100;
+	uint64_t start = TRACE_TIME_MAX - 100;
 	off_t header_bytes;
 	size_t len;
 	FILE *f;
@@ -522,11 +522,11 @@ START_TEST(time_overflow_near_2_64)
 	ck_assert_uint_eq(len, 9 + 16);		/* wide */
 	ck_assert_uint_eq(fwrite(rec, 1, len, f), len);
 	append_touches(f, start, 100);
-	ev.time_us = start + 200;		/* wraps to 99: a delta of 200 */
+	ev.time_us = start + 200;		/* a delta of 200 */
 	len = binary_format_event(&ev, start, rec);
 	ck_assert_uint_eq(len, 5 + 16);		/* narrow */
 	ck_assert_uint_eq(fwrite(rec, 1, len, f), len);
-	append_touches(f, 99, 200);
+	append_touches(f, start + 200, 200);
 	ck_assert_int_eq(fclose(f), 0);
 
 	r = trace_open(path, err, sizeof(err));
@@ -536,8 +536,10 @@ START_TEST(time_overflow_near_2_64)
 		ck_assert_uint_eq(got->time_us, start);
 	}
 	ck_assert_int_eq(trace_next(r, &got), -1);
-	snprintf(want, sizeof(want), "%s: record 101 (byte %llu): time overflows 64 bits",
-		 path, (unsigned long long)header_bytes + 25 + 100 * 21);
+	snprintf(want, sizeof(want),
+		 "%s: record 101 (byte %llu): time %llu is past 2^63 - 1 microseconds",
+		 path, (unsigned long long)header_bytes + 25 + 100 * 21,
+		 (unsigned long long)(start + 200));
 	ck_assert_str_eq(trace_error(r), want);
 	trace_close(r);
 	remove_dir();
@@ -556,7 +558,7 @@ static Suite *trace_decode_suite(void)
 	tcase_add_test(tc, runs_of_events);
 	tcase_add_loop_test(tc, gzip_cut_after_chunks, 0, 2);
 	tcase_add_test(tc, binary_rules_match_validator);
-	tcase_add_test(tc, time_overflow_near_2_64);
+	tcase_add_test(tc, time_past_the_latest);
 	suite_add_tcase(s, tc);
 	return s;
 }

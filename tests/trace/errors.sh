@@ -78,6 +78,9 @@ host-missing-pages.trace|:7: host: expected PAGES [ANON]
 host-anon-above-pages.trace|:7: host: 101 anonymous pages of only 100
 host-anon-above-pages.atr|: record 1 (byte 140): host: 101 anonymous pages of only 100
 host-truncated.atr|: record 1 (byte 140): truncated record: the file ends 10 bytes into it
+time-past-2-63.trace|:8: time 9223372036854775808 is past 2^63 - 1 microseconds
+time-past-2-63.atr|: record 1 (byte 133): time 9223372036854775808 is past 2^63 - 1 microseconds
+note-not-utf8.trace|:6: note is not valid UTF-8
 LIST
 
 # every file of the corpus has its line
