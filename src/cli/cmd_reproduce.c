@@ -191,20 +191,29 @@ static int config_limits(const struct kv_file *f, const char *path, struct repro
 		}
 		c->max_instances = (unsigned)n;
 	}
-	if ((e = kv_get(f, "tolerance-mib")))
-		c->tolerance_mib = atof(e->value);
+	if ((e = kv_get(f, "tolerance-mib")) &&
+	    parse_real(e->value, 1e6, &c->tolerance_mib)) {
+		snprintf(err, errlen, "%s:%u: tolerance-mib '%s': expected MiB from 0 to 1000000",
+			 path, e->line, e->value);
+		return -1;
+	}
 	return 0;
 }
 
-/* A line "published STRATEGY MIB UMLS".  0, or -1 with @err. */
+/*
+ * A line "published STRATEGY MIB UMLS", each strategy once: MiB above 0
+ * and up to 1 TiB, UMLs from 1 to 1024, nothing after them.  @seen: the
+ * line of each strategy's (0: none yet).  0, or -1 with @err.
+ */
 static int config_published(const struct kv_entry *x, const char *path, struct repro_config *c,
-			    char *err, size_t errlen)
+			    unsigned seen[NCOMPARED], char *err, size_t errlen)
 {
-	char name[64];
+	char name[64], mib_text[64], umls_text[64], extra[2];
 	double mib;
-	unsigned umls, k;
+	uint64_t umls;
+	unsigned k;
 
-	if (sscanf(x->value, "%63s %lf %u", name, &mib, &umls) != 3) {
+	if (sscanf(x->value, "%63s %63s %63s %1s", name, mib_text, umls_text, extra) != 3) {
 		snprintf(err, errlen, "%s:%u: published: expected STRATEGY MIB UMLS",
 			 path, x->line);
 		return -1;
@@ -216,8 +225,24 @@ static int config_published(const struct kv_entry *x, const char *path, struct r
 			 path, x->line, name);
 		return -1;
 	}
+	if (seen[k]) {
+		snprintf(err, errlen, "%s:%u: published %s is set twice (first on line %u)",
+			 path, x->line, name, seen[k]);
+		return -1;
+	}
+	if (parse_real(mib_text, 1024 * 1024, &mib) || mib <= 0) {
+		snprintf(err, errlen, "%s:%u: published %s: MiB '%s': expected a number above 0, up to 1048576",
+			 path, x->line, name, mib_text);
+		return -1;
+	}
+	if (parse_uint(umls_text, 1024, &umls) || !umls) {
+		snprintf(err, errlen, "%s:%u: published %s: UMLs '%s': expected 1 to 1024",
+			 path, x->line, name, umls_text);
+		return -1;
+	}
+	seen[k] = x->line;
 	c->published_mib[k] = mib;
-	c->published_density[k] = umls;
+	c->published_density[k] = (unsigned)umls;
 	return 0;
 }
 
@@ -233,23 +258,32 @@ static int config_trace(const struct kv_file *f, const struct kv_entry *x, const
 	return 0;
 }
 
-/* The lines that may repeat, published and trace, in file order.  0, or -1 with @err. */
+/*
+ * The lines that may repeat, published and trace, in file order; every
+ * compared strategy must have its published line.  0, or -1 with @err.
+ */
 static int config_lists(const struct kv_file *f, const char *path, struct repro_config *c,
 			char *err, size_t errlen)
 {
-	unsigned i;
+	unsigned i, k, seen[NCOMPARED] = { 0 };
 
 	for (i = 0; i < f->n; i++) {
 		const struct kv_entry *x = &f->v[i];
 
 		if (!strcmp(x->key, "published")) {
-			if (config_published(x, path, c, err, errlen))
+			if (config_published(x, path, c, seen, err, errlen))
 				return -1;
 		} else if (!strcmp(x->key, "trace")) {
 			if (config_trace(f, x, path, c, err, errlen))
 				return -1;
 		}
 	}
+	for (k = 0; k < NCOMPARED; k++)
+		if (!seen[k]) {
+			snprintf(err, errlen, "%s: missing setting 'published %s MIB UMLS'",
+				 path, compared[k]);
+			return -1;
+		}
 	return 0;
 }
 

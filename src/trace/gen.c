@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "trace/gen.h"
+#include "trace/internal.h"
 #include "trace/trace.h"
 #include "util/keyval.h"
 #include "util/util.h"
@@ -67,14 +68,34 @@ int profile_load(const char *path, struct gen_profile *p, char *err, size_t errl
 		}
 		p->readahead_kb = (int64_t)kb;
 	}
-	if ((e = kv_get(&f, "backing")))
+	/* the header rules, checked here, where the profile's line can be named */
+	if ((e = kv_get(&f, "backing"))) {
+		if (!trace_name_ok(e->value, strlen(e->value)) ||
+		    strlen(e->value) >= sizeof(p->backing)) {
+			snprintf(err, errlen,
+				 "%s:%u: backing '%.80s': expected one word of printable ASCII without '#', under %zu bytes",
+				 path, e->line, e->value, sizeof(p->backing));
+			goto out;
+		}
 		snprintf(p->backing, sizeof(p->backing), "%s", e->value);
+	}
 	for (i = 0; i < f.n; i++)
 		if (!strcmp(f.v[i].key, "note")) {
+			const struct kv_entry *x = &f.v[i];
 			size_t n = strlen(p->notes);
 
-			snprintf(p->notes + n, sizeof(p->notes) - n, "%s%s",
-				 n ? "\n" : "", f.v[i].value);
+			if (!utf8_valid(x->value)) {
+				snprintf(err, errlen, "%s:%u: note is not valid UTF-8", path, x->line);
+				goto out;
+			}
+			if (n + (n > 0) + strlen(x->value) >= sizeof(p->notes)) {
+				snprintf(err, errlen, "%s:%u: notes longer than %zu bytes in all",
+					 path, x->line, sizeof(p->notes) - 1);
+				goto out;
+			}
+			if (n)
+				p->notes[n++] = '\n';
+			memcpy(p->notes + n, x->value, strlen(x->value) + 1);
 		}
 	rc = 0;
 out:

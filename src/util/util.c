@@ -91,6 +91,21 @@ int set_error(char *buf, size_t len, const char *fmt, ...)
 	return -1;
 }
 
+int parse_real(const char *s, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!((*s >= '0' && *s <= '9') || *s == '.'))
+		return -1;	/* strtod would take a sign, blanks, inf and nan */
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v) || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 double diff_pct(double model, double measured)
 {
 	return measured ? 100.0 * (model - measured) / measured : (model ? INFINITY : 0);

@@ -37,6 +37,10 @@ int parse_size(const char *s, uint64_t *out);
 /* Parse a non-negative decimal integer up to @max; -1 if not one. */
 int parse_uint(const char *s, uint64_t max, uint64_t *out);
 
+/* Parse a decimal number from 0 to @max, the whole of @s ("2.5", "1e3");
+ * -1 if not one (no sign, no inf or nan, nothing after it). */
+int parse_real(const char *s, double max, double *out);
+
 /* Format a message into @buf (snprintf-style) and return -1, for error paths. */
 int set_error(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

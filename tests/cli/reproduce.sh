@@ -29,6 +29,35 @@ expect_match "$err" "bad2.conf:3: policy '2.6': expected 2.4 or modern"
 expect_status 2 "$ANONSIM" reproduce -c "$tmp/missing.conf"
 expect_status 1 "$ANONSIM" reproduce --frobnicate
 
+# every number of the config parsed whole and range-checked, every
+# published figure there once: the shipped config with one line changed
+# (its profile named absolutely), refused with the file and line, exit 2
+bad_config() {	# SED-EXPRESSION MESSAGE
+	sed -e "s|^profile .*|profile $top_srcdir/traces/woody-2004.profile|" -e "$1" \
+		"$top_srcdir/traces/reproduce.conf" >"$tmp/c.conf"
+	expect_status 2 "$ANONSIM" reproduce -q --published-only -c "$tmp/c.conf"
+	[ "$err" = "anonsim reproduce: $tmp/c.conf$2" ] || fail "config with '$1': $err"
+}
+line=$(grep -n '^published read-copy' "$top_srcdir/traces/reproduce.conf" | cut -d: -f1)
+tol=$(grep -n '^tolerance-mib' "$top_srcdir/traces/reproduce.conf" | cut -d: -f1)
+bad_config 's/^published read-copy .*/published read-copy 28 -16/' \
+	":$line: published read-copy: UMLs '-16': expected 1 to 1024"
+bad_config 's/^published read-copy .*/published read-copy 28 16 more/' \
+	":$line: published: expected STRATEGY MIB UMLS"
+bad_config 's/^published read-copy .*/published read-copy 1e999 16/' \
+	":$line: published read-copy: MiB '1e999': expected a number above 0, up to 1048576"
+bad_config 's/^published read-copy .*/published read-copy 28x 16/' \
+	":$line: published read-copy: MiB '28x': expected a number above 0, up to 1048576"
+bad_config '/^published devanon/d' ": missing setting 'published devanon MIB UMLS'"
+bad_config 's/^published punch .*/published read-copy 27 16/' \
+	":$((line + 2)): published read-copy is set twice (first on line $line)"
+bad_config 's/^tolerance-mib .*/tolerance-mib abc/' \
+	":$tol: tolerance-mib 'abc': expected MiB from 0 to 1000000"
+bad_config 's/^tolerance-mib .*/tolerance-mib 1e999/' \
+	":$tol: tolerance-mib '1e999': expected MiB from 0 to 1000000"
+bad_config 's/^tolerance-mib .*/tolerance-mib -1/' \
+	":$tol: tolerance-mib '-1': expected MiB from 0 to 1000000"
+
 # the synthesized boot cannot be written (a full $TMPDIR: an 8 KiB tmpfs,
 # as root on Linux): one message, exit 5, nothing left there; the mount is
 # undone however the test ends

@@ -29,6 +29,17 @@ expect_status 5 "$ANONSIM" trace gen "$g/small.profile" "$tmp/dir.trace"
 expect_match "$err" "^anonsim trace gen: $tmp/dir.trace: cannot rename the temporary file into place: Is a directory\$"
 [ "$(ls "$tmp" | grep -c '^dir\.trace')" -eq 1 ] || fail "a failed commit left $(ls "$tmp")"
 [ -z "$(ls -A "$tmp/dir.trace")" ] || fail "a failed commit wrote into the directory"
+# a profile's header fields are held to the trace rules with its own line
+printf 'ordering %s\nmemory 1M\nread 8K\nbacking two words\n' \
+	"$top_srcdir/tests/model/replay/basic.trace" >"$tmp/bad.profile"
+expect_status 2 "$ANONSIM" trace gen "$tmp/bad.profile" "$tmp/x.trace"
+[ "$err" = "anonsim trace gen: $tmp/bad.profile:4: backing 'two words': expected one word of printable ASCII without '#', under 256 bytes" ] ||
+	fail "bad backing: $err"
+printf 'ordering %s\nmemory 1M\nread 8K\nnote caf\351\n' \
+	"$top_srcdir/tests/model/replay/basic.trace" >"$tmp/bad.profile"
+expect_status 2 "$ANONSIM" trace gen "$tmp/bad.profile" "$tmp/x.trace"
+[ "$err" = "anonsim trace gen: $tmp/bad.profile:4: note is not valid UTF-8" ] || fail "bad note: $err"
+[ ! -e "$tmp/x.trace" ] || fail "a refused profile left $tmp/x.trace"
 expect_status 1 "$ANONSIM" trace gen "$g/small.profile" "$tmp/x.txt"
 expect_status 1 "$ANONSIM" trace gen "$g/small.profile"
 finish
