@@ -32,7 +32,8 @@ static void replay_usage(FILE *f)
 	host_options_usage(f, "  -n, --instances N     boot each trace N times (default: 1)\n");
 	fputs(OUT_OPTIONS_HELP
 	      "      --pages           memory in 4 KiB pages instead of MiB\n"
-	      "      --series FILE     write host memory by category over trace time (CSV)\n"
+	      "      --series FILE     write host memory by category over trace time (CSV;\n"
+	      "                        - for standard output, the report then in -o FILE)\n"
 	      "      --series-step SECS  sampling step of --series (default: 0.1)\n"
 	      "  -q, --quiet           no progress line\n"
 	      "  -h, --help            this help\n"
@@ -60,7 +61,7 @@ struct replay_cli {
 	struct host_cli hc;
 	struct out out;
 	const char *series_path;
-	struct output_file series;	/* once opened, when series_path */
+	struct out series;		/* once opened, when series_path ("-": standard output) */
 	bool quiet, pages;
 	char **traces;
 	unsigned ntraces;
@@ -90,6 +91,9 @@ static int replay_own_option(struct replay_cli *rp, int c, char **argv)
 		rp->pages = true;
 		return 0;
 	case O_SERIES:
+		if (!*optarg)
+			return bad_option_value("--series", optarg,
+						"a file name, or - for standard output");
 		rp->series_path = optarg;
 		return 0;
 	case O_STEP: {
@@ -143,17 +147,20 @@ static int replay_open_outputs(struct replay_cli *rp)
 {
 	int rc;
 
+	if (rp->series_path && !strcmp(rp->series_path, "-") &&
+	    (!rp->out.path || !strcmp(rp->out.path, "-"))) {
+		msg("--series - and the report would share standard output: give the report -o FILE");
+		return EXIT_USAGE;
+	}
 	if ((rc = out_open(&rp->out, rp->traces, rp->ntraces)))
 		return rc;
 	if (!rp->series_path)
 		return 0;
-	if (output_not_input(rp->series_path, rp->traces, rp->ntraces)) {
+	out_init(&rp->series);
+	rp->series.path = rp->series_path;
+	if ((rc = out_open(&rp->series, rp->traces, rp->ntraces))) {
 		out_abort(&rp->out);
-		return EXIT_USAGE;
-	}
-	if (output_open(&rp->series, rp->series_path)) {
-		out_abort(&rp->out);
-		return EXIT_OUTPUT;
+		return rc;
 	}
 	rp->hc.o.series = rp->series.f;
 	fputs("strategy,time_s,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,"
@@ -183,7 +190,7 @@ static int replay_run_all(struct replay_cli *rp, struct replay_results *rr)
 		if (rc) {
 			msg("%s", err);
 			if (rp->series_path)
-				output_abort(&rp->series);
+				out_abort(&rp->series);
 			out_abort(&rp->out);
 			return rc;
 		}
@@ -247,9 +254,9 @@ int cmd_replay(int argc, char **argv)
 		return rc;
 	if ((rc = replay_run_all(&rp, &rr)))
 		return rc;
-	if (rp.series_path && output_commit(&rp.series)) {
+	if (rp.series_path && (rc = out_close(&rp.series))) {
 		out_abort(&rp.out);
-		return EXIT_OUTPUT;
+		return rc;
 	}
 	if ((rc = replay_report(&rp, &rr)))
 		return rc;

@@ -125,10 +125,16 @@ static int config_sizes(const struct kv_file *f, const char *path, struct repro_
 		return -1;
 	}
 	c->host.host_mem = v;
-	if (kv_size(f, "swap", &v, err, errlen) == 0)
+	if (kv_size(f, "swap", &v, err, errlen) == 0) {
+		if (v > REPLAY_SWAP_MAX) {
+			snprintf(err, errlen, "%s:%u: swap: at most 1T", path,
+				 kv_get(f, "swap")->line);
+			return -1;
+		}
 		c->host.swap = v;
-	else if (kv_get(f, "swap"))
+	} else if (kv_get(f, "swap")) {
 		return -1;
+	}
 	if (kv_size(f, "overhead", &v, err, errlen) == 0)
 		c->host.overhead = v;
 	else if (kv_get(f, "overhead"))

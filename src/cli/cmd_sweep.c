@@ -316,6 +316,9 @@ static int sweep_own_option(struct sweep_cli *sc, int c, char **argv)
 		sc->jobs = (unsigned)v;
 		return 0;
 	case 'o':
+		if (!*optarg)
+			return bad_option_value("--output", optarg,
+						"a file name, or - for standard output");
 		sc->out_path = optarg;
 		return 0;
 	case O_CSV:

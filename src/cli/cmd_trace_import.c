@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/host_options.h"
 #include "cli/usage.h"
 #include "cli/output_file.h"
 #include "trace/import.h"
@@ -106,6 +107,8 @@ static int import_option(struct import_cli *cli, int opt, char **argv)
 		cli->from = optarg;
 		return 0;
 	case 'o':
+		if (!*optarg)
+			return bad_option_value("--output", optarg, "a file name");
 		cli->out = optarg;
 		return 0;
 	case O_MEMORY:

@@ -65,8 +65,8 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 			return bad_option_value("--host-mem", arg, "a size such as 512M (at least 4K)");
 		return 0;
 	case HOST_O_SWAP:
-		if (parse_size(arg, &o->swap))
-			return bad_option_value("--swap", arg, "a size such as 1G");
+		if (parse_size(arg, &o->swap) || o->swap > REPLAY_SWAP_MAX)
+			return bad_option_value("--swap", arg, "a size such as 1G, up to 1T");
 		return 0;
 	case HOST_O_POLICY:
 		if (!strcmp(arg, "modern"))

@@ -60,33 +60,16 @@ int output_open(struct output_file *o, const char *path)
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
 		real = realpath(path, NULL);	/* replace the file the link names */
 	o->path = real ? real : strdup(path);
-	if (!o->path || !(o->tmp = malloc(strlen(o->path) + 16))) {
+	if (!o->path) {
 		msg("%s: out of memory", path);
 		goto fail;
 	}
-	if (!stat(o->path, &st) && !S_ISREG(st.st_mode)) {
-		free(o->tmp);
-		o->tmp = NULL;
+	if (!stat(o->path, &st) && !S_ISREG(st.st_mode))
 		return open_direct(o);
-	}
-	sprintf(o->tmp, "%s.tmpXXXXXX", o->path);
-	fd = mkstemp(o->tmp);
+	fd = cleanup_temp_beside(o->path, &o->tmp);
 	if (fd < 0) {
 		msg("%s: cannot create: %s", path, strerror(errno));
 		goto fail;
-	}
-	if (cleanup_add(o->tmp)) {
-		msg("%s: out of memory", path);
-		close(fd);
-		unlink(o->tmp);
-		goto fail;
-	}
-	{
-		/* mkstemp makes it private; give it the mode a plain create would */
-		mode_t um = umask(0);
-
-		umask(um);
-		fchmod(fd, 0666 & ~um);
 	}
 	o->f = fdopen(fd, "w");
 	if (!o->f) {

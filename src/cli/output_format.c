@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/host_options.h"
 #include "cli/output_format.h"
 #include "trace/trace.h"
 #include "util/util.h"
@@ -38,6 +39,9 @@ int out_option(struct out *o, int c, const char *arg)
 
 	switch (c) {
 	case 'o':
+		if (!*arg)
+			return bad_option_value("--output", arg,
+						"a file name, or - for standard output");
 		if (o->path && strcmp(o->path, arg)) {
 			msg("-o given twice ('%s', '%s'): one output only", o->path, arg);
 			return EXIT_USAGE;

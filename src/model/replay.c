@@ -649,6 +649,10 @@ int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	};
 	int rc;
 
+	if (o->swap > REPLAY_SWAP_MAX) {	/* the command lines refuse it first */
+		snprintf(err, errlen, "a swap device of more than 1 TiB");
+		return EXIT_USAGE;
+	}
 	run_setup(&r);
 	rc = run_open_traces(&r);
 	if (!rc && o->stagger_us >= 0 && run_queue_staggered(&r))

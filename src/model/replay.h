@@ -30,6 +30,12 @@
 
 struct replay_result;
 
+/*
+ * The largest swap device the model holds: its map of slots is a bit a
+ * page, 32 MiB for 1 TiB.
+ */
+#define REPLAY_SWAP_MAX (1ULL << 40)
+
 struct replay_opts {
 	uint64_t host_mem;		/* bytes; 0: unlimited */
 	uint64_t swap;			/* bytes of swap device */

@@ -279,8 +279,12 @@ int trace_generate(const struct gen_profile *p, const char *out,
 	snprintf(h.recorder, sizeof(h.recorder), "anonsim-trace-gen");
 	snprintf(h.notes, sizeof(h.notes), "%s", p->notes);
 	g.w = trace_writer_open(out, &h, err, errlen);
-	if (!g.w)
+	if (!g.w) {
+		/* the header keeps the rules (the profile was held to them):
+		 * what failed is the output's temporary file */
+		rc = EXIT_OUTPUT;
 		goto out;
+	}
 	ev = (struct trace_event){ .kind = EV_MMAP, .addr = 0x60000000, .length = p->memory };
 	if (emit(&g, &ev))
 		goto fail;

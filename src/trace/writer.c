@@ -167,7 +167,6 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 	char *text;
 	size_t len;
 	int gz, fd;
-	mode_t mask;
 
 	w->path = xstrdup(path, "an output's name");
 	w->buf = xmalloc(WRITE_BUF, "a trace writer's buffer");
@@ -192,24 +191,11 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 	trace_rules_init(&w->rules, &w->h);
 
 	/* named only now: a failure before has no file to remove */
-	w->tmp = xmalloc(strlen(path) + 16, "an output's name");
-	sprintf(w->tmp, "%s.tmpXXXXXX", path);
-	fd = mkstemp(w->tmp);
-	if (fd >= 0 && cleanup_add(w->tmp)) {
-		close(fd);
-		unlink(w->tmp);
-		fd = -1;
-		errno = ENOMEM;
-	}
+	fd = cleanup_temp_beside(path, &w->tmp);
 	if (fd < 0) {
 		writer_fail(w, "cannot create a temporary file beside it: %s", strerror(errno));
-		free(w->tmp);
-		w->tmp = NULL;
 		goto fail;
 	}
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
 	w->gz = gzdopen(fd, gz ? "wb6" : "wbT");
 	if (!w->gz) {
 		close(fd);

@@ -6,9 +6,12 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/cleanup.h"
@@ -53,7 +56,8 @@ static void on_signal(int sig)
 static void catch_signals(void)
 {
 	static int done;
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM,
+		SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
 	struct sigaction sa;
 	unsigned i;
 
@@ -101,4 +105,44 @@ void cleanup_forget(const char *path)
 			free(p);
 			return;
 		}
+}
+
+int cleanup_temp_beside(const char *path, char **tmp)
+{
+	struct stat old;
+	char *name = malloc(strlen(path) + sizeof(".tmpXXXXXX"));
+	int fd, saved;
+
+	*tmp = NULL;
+	if (!name) {
+		errno = ENOMEM;
+		return -1;
+	}
+	sprintf(name, "%s.tmpXXXXXX", path);
+	fd = mkstemp(name);
+	if (fd < 0 || cleanup_add(name)) {
+		saved = fd < 0 ? errno : ENOMEM;
+		if (fd >= 0) {
+			close(fd);
+			unlink(name);
+		}
+		free(name);
+		errno = saved;
+		return -1;
+	}
+	if (!stat(path, &old) && S_ISREG(old.st_mode)) {
+		/* the file it replaces keeps what it was; an owner we may not
+		 * give (not root) stays ours, as a plain rewrite by us would */
+		if (fchown(fd, old.st_uid, old.st_gid))
+			(void)!fchown(fd, (uid_t)-1, old.st_gid);
+		fchmod(fd, old.st_mode & 07777);
+	} else {
+		/* mkstemp makes it private; give it the mode a plain create would */
+		mode_t um = umask(0);
+
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	*tmp = name;
+	return fd;
 }
