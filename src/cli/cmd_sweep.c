@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 #include "cli/host_options.h"
 #include "cli/output_file.h"
 #include "cli/sweep.h"
+#include "trace/trace.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
@@ -58,19 +60,27 @@ static void sweep_usage(FILE *f)
 	      "                        per combination writing DIR/part-K.csv, for GNU\n"
 	      "                        parallel (parallel < DIR/jobs.txt, or with\n"
 	      "                        --sshlogin across hosts), and DIR/sweep.sbatch,\n"
-	      "                        a Slurm job array running the same lines\n"
+	      "                        a Slurm job array running the same lines (in\n"
+	      "                        groups beyond 1000 combinations); the lines run\n"
+	      "                        from any directory\n"
+	      "      --replace         with --emit-jobs: remove from DIR the parts of\n"
+	      "                        another sweep (else they are refused)\n"
 	      "      --anonsim CMD     the anonsim the job lines run (default: this one)\n"
-	      "      --job K           run combination K (from 0) alone, CSV with header\n"
+	      "      --job K           run combination K (from 0) alone: a part, the\n"
+	      "                        sweep's identity line, then CSV with header\n"
 	      "      --merge           join PART files (CSV of jobs) in combination order:\n"
-	      "                        the file the sweep writes in one process\n"
+	      "                        the file the sweep writes in one process; parts\n"
+	      "                        of one sweep only, all of its combinations, every\n"
+	      "                        figure a number\n"
 	      "  -h, --help            this help\n"
 	      "\n"
-	      "A part that is not one of the sweep's is bad data (2).\n"
+	      "A part that is not one of the sweep's, or whose figures do not parse, is\n"
+	      "bad data (2).\n"
 	      EXIT_STATUS_HELP, f);
 }
 
 enum {
-	O_JOBS_DIR = HOST_O_END, O_JOB, O_MERGE, O_CSV, O_JSON, O_ANONSIM,
+	O_JOBS_DIR = HOST_O_END, O_JOB, O_MERGE, O_CSV, O_JSON, O_ANONSIM, O_REPLACE,
 };
 
 static const struct option sweep_options[] = {
@@ -85,6 +95,7 @@ static const struct option sweep_options[] = {
 	{ "anonsim", required_argument, NULL, O_ANONSIM },
 	{ "job", required_argument, NULL, O_JOB },
 	{ "merge", no_argument, NULL, O_MERGE },
+	{ "replace", no_argument, NULL, O_REPLACE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -112,6 +123,18 @@ static bool takes_arg(int c)
 
 struct passed {
 	const char *name, *arg;		/* arg NULL: a flag */
+};
+
+/* What the command line asks of a sweep, beside the grid itself. */
+struct sweep_cli {
+	struct sweep_grid *g;
+	struct passed pass[MAX_PASSED];	/* grid and host options, for the job lines */
+	unsigned npass;
+	const char *out_path, *jobs_dir, *anonsim, *strategy_list;
+	bool json, format_given, merge, quiet, replace;
+	unsigned jobs, nstrategies;
+	int64_t job;
+	char part[128];			/* the sweep's identity line, for parts */
 };
 
 /*
@@ -193,31 +216,78 @@ static void shell_word(FILE *f, const char *w)
 	fputc('\'', f);
 }
 
-static int emit_jobs(const char *dir, const char *anonsim, const struct passed *pass,
-		     unsigned npass, char *const *traces, unsigned ntraces, uint64_t total)
-{
-	char path[4096];
-	struct output_file jobs, batch;
-	uint64_t k;
-	unsigned i;
+/* Slurm's default MaxArraySize is 1001: an array task runs a group of lines beyond it. */
+#define SLURM_TASKS_MAX 1000
 
-	if (mkdir(dir, 0777) && errno != EEXIST) {
+/*
+ * The parts in @dir that are not of this sweep (their first line is not
+ * its identity line): removed with --replace, else refused.  0, or an
+ * exit status.
+ */
+static int foreign_parts(const struct sweep_cli *sc, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d) {
 		msg("--emit-jobs %s: %s", dir, strerror(errno));
 		return EXIT_USAGE;
 	}
+	while (!rc && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char path[4352], line[128] = "";
+		FILE *f;
+
+		if (strncmp(e->d_name, "part-", 5) || n < 9 || strcmp(e->d_name + n - 4, ".csv"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(line, sizeof(line), f))
+				line[0] = '\0';
+			fclose(f);
+		}
+		if (!strcmp(line, sc->part))
+			continue;
+		if (!sc->replace) {
+			msg("--emit-jobs %s: %s is a part of another sweep: remove it, or give --replace",
+			    dir, e->d_name);
+			rc = EXIT_USAGE;
+		} else if (unlink(path)) {
+			msg("--emit-jobs %s: cannot remove %s: %s", dir, e->d_name, strerror(errno));
+			rc = EXIT_OUTPUT;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+/* DIR/jobs.txt: a line per combination, each run from the directory of this run. */
+static int write_job_lines(const struct sweep_cli *sc, const char *dir, const char *cwd,
+			   const char *anonsim, char *const *traces, unsigned ntraces,
+			   uint64_t total)
+{
+	char path[4096];
+	struct output_file jobs;
+	uint64_t k;
+	unsigned i;
+
 	snprintf(path, sizeof(path), "%s/jobs.txt", dir);
 	if (output_open(&jobs, path))
 		return EXIT_USAGE;
 	for (k = 0; k < total; k++) {
 		char part[4200];
 
+		fputs("cd ", jobs.f);
+		shell_word(jobs.f, cwd);
+		fputs(" && ", jobs.f);
 		shell_word(jobs.f, anonsim);
 		fprintf(jobs.f, " sweep --job %" PRIu64, k);
-		for (i = 0; i < npass; i++) {
-			fprintf(jobs.f, " --%s", pass[i].name);
-			if (pass[i].arg) {
+		for (i = 0; i < sc->npass; i++) {
+			fprintf(jobs.f, " --%s", sc->pass[i].name);
+			if (sc->pass[i].arg) {
 				fputc(' ', jobs.f);
-				shell_word(jobs.f, pass[i].arg);
+				shell_word(jobs.f, sc->pass[i].arg);
 			}
 		}
 		snprintf(part, sizeof(part), "%s/part-%06" PRIu64 ".csv", dir, k);
@@ -230,24 +300,59 @@ static int emit_jobs(const char *dir, const char *anonsim, const struct passed *
 		}
 		fputc('\n', jobs.f);
 	}
-	if (output_commit(&jobs))
-		return EXIT_OUTPUT;
+	return output_commit(&jobs) ? EXIT_OUTPUT : 0;
+}
+
+/* DIR/sweep.sbatch: a Slurm job array over the lines, in groups past 1000. */
+static int write_sbatch(const char *dir, const char *absdir, uint64_t total)
+{
+	uint64_t per = (total + SLURM_TASKS_MAX - 1) / SLURM_TASKS_MAX;
+	uint64_t tasks = (total + per - 1) / per;
+	struct output_file batch;
+	char path[4096];
+
 	snprintf(path, sizeof(path), "%s/sweep.sbatch", dir);
 	if (output_open(&batch, path))
 		return EXIT_USAGE;
 	fprintf(batch.f,
 		"#!/bin/sh\n"
-		"# A Slurm job array of the sweep: task K runs line K + 1 of jobs.txt.\n"
+		"# A Slurm job array of the sweep: task K runs lines K * %" PRIu64 " + 1 to\n"
+		"# (K + 1) * %" PRIu64 " of jobs.txt, from any directory.\n"
 		"#   sbatch %s/sweep.sbatch\n"
 		"# then: anonsim sweep --merge -o sweep.csv %s/part-*.csv\n"
 		"#SBATCH --job-name=anonsim-sweep\n"
 		"#SBATCH --array=0-%" PRIu64 "\n"
 		"#SBATCH --ntasks=1\n"
-		"line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" ", dir, dir, total - 1);
-	shell_word(batch.f, dir);
-	fputs("/jobs.txt)\nexec sh -c \"$line\"\n", batch.f);
-	if (output_commit(&batch))
+		"first=$((SLURM_ARRAY_TASK_ID * %" PRIu64 " + 1))\n"
+		"sed -n \"${first},$((first + %" PRIu64 " - 1))p\" ",
+		per, per, absdir, absdir, tasks - 1, per, per);
+	shell_word(batch.f, absdir);
+	fputs("/jobs.txt | while IFS= read -r line; do\n"
+	      "\tsh -c \"$line\" || exit 1\n"
+	      "done\n", batch.f);
+	return output_commit(&batch) ? EXIT_OUTPUT : 0;
+}
+
+/* --emit-jobs DIR: the job lines and the Slurm array, nothing run. */
+static int emit_jobs(const struct sweep_cli *sc, const char *anonsim, char *const *traces,
+		     unsigned ntraces, uint64_t total)
+{
+	const char *dir = sc->jobs_dir;
+	char cwd[4096], absdir[4096];
+	int rc;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		msg("--emit-jobs %s: %s", dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (!getcwd(cwd, sizeof(cwd)) || !realpath(dir, absdir)) {
+		msg("--emit-jobs %s: %s", dir, strerror(errno));
 		return EXIT_OUTPUT;
+	}
+	if ((rc = foreign_parts(sc, dir)) ||
+	    (rc = write_job_lines(sc, dir, cwd, anonsim, traces, ntraces, total)) ||
+	    (rc = write_sbatch(dir, absdir, total)))
+		return rc;
 	fprintf(stderr, "sweep: %" PRIu64 " jobs in %s/jobs.txt; run them with\n"
 		"  parallel < %s/jobs.txt     (or: sbatch %s/sweep.sbatch)\n"
 		"then: anonsim sweep --merge -o sweep.csv %s/part-*.csv\n",
@@ -255,8 +360,9 @@ static int emit_jobs(const char *dir, const char *anonsim, const struct passed *
 	return EXIT_OK;
 }
 
+/* The rows, as CSV (after @part, a part's identity line, when given) or JSON. */
 static int write_rows(const char *out_path, bool json, char *const *rows, uint64_t n,
-		      char *const *traces, unsigned ntraces)
+		      char *const *traces, unsigned ntraces, const char *part)
 {
 	struct output_file of;
 	FILE *f = stdout;
@@ -270,6 +376,8 @@ static int write_rows(const char *out_path, bool json, char *const *rows, uint64
 	if (json) {
 		sweep_json(f, rows, n, traces, ntraces);
 	} else {
+		if (part)
+			fputs(part, f);
 		sweep_csv_header(f);
 		for (i = 0; i < n; i++)
 			fputs(rows[i], f);
@@ -293,16 +401,6 @@ static const char *this_anonsim(char *buf, size_t len)
 	return buf;
 }
 
-/* What the command line asks of a sweep, beside the grid itself. */
-struct sweep_cli {
-	struct sweep_grid *g;
-	struct passed pass[MAX_PASSED];	/* grid and host options, for the job lines */
-	unsigned npass;
-	const char *out_path, *jobs_dir, *anonsim, *strategy_list;
-	bool json, format_given, merge, quiet;
-	unsigned jobs, nstrategies;
-	int64_t job;
-};
 
 /* An option that is not a grid or host option; 0, or an exit status (-1: help shown). */
 static int sweep_own_option(struct sweep_cli *sc, int c, char **argv)
@@ -346,6 +444,9 @@ static int sweep_own_option(struct sweep_cli *sc, int c, char **argv)
 		return 0;
 	case O_MERGE:
 		sc->merge = true;
+		return 0;
+	case O_REPLACE:
+		sc->replace = true;
 		return 0;
 	case 'h':
 		sweep_usage(stdout);
@@ -431,7 +532,7 @@ static int sweep_merge_parts(const struct sweep_cli *sc, char *const *parts, uns
 		msg("%s", err);
 		return rc;
 	}
-	rc = write_rows(sc->out_path, sc->json, rows, n, NULL, 0);
+	rc = write_rows(sc->out_path, sc->json, rows, n, NULL, 0, NULL);
 	for (i = 0; i < n; i++)
 		free(rows[i]);
 	free(rows);
@@ -502,11 +603,50 @@ static int sweep_run_grid(const struct sweep_cli *sc, uint64_t total)
 		msg("%s", err);
 	else
 		rc = write_rows(sc->out_path, sc->json, rows, sc->job >= 0 ? 1 : total,
-				g->traces, g->ntraces);
+				g->traces, g->ntraces, sc->job >= 0 ? sc->part : NULL);
 	for (i = 0; i < total; i++)
 		free(rows[i]);
 	free(rows);
 	return rc;
+}
+
+/*
+ * The sweep's identity line: anonsim's version, the grid and host options
+ * as given, each trace's header and size, and the number of combinations.
+ */
+static void sweep_identify(struct sweep_cli *sc, char *const *traces, unsigned ntraces,
+			   uint64_t total)
+{
+	uint64_t h = sweep_hash(SWEEP_HASH_START, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
+	char id[SWEEP_ID_LEN], err[512];
+	unsigned i;
+	FILE *m;
+
+	for (i = 0; i < sc->npass; i++) {
+		h = sweep_hash(h, sc->pass[i].name, strlen(sc->pass[i].name) + 1);
+		if (sc->pass[i].arg)
+			h = sweep_hash(h, sc->pass[i].arg, strlen(sc->pass[i].arg) + 1);
+	}
+	for (i = 0; i < ntraces; i++) {
+		struct trace_reader *r = trace_open(traces[i], err, sizeof(err));
+		char text[TRACE_HEADER_TEXT_MAX];
+		struct stat st;
+		uint64_t size = stat(traces[i], &st) ? 0 : (uint64_t)st.st_size;
+
+		if (r) {	/* one that does not open fails the run, not this */
+			size_t n = trace_format_header(trace_header(r), text, sizeof(text));
+
+			h = sweep_hash(h, text, n);
+			trace_close(r);
+		}
+		h = sweep_hash(h, &size, sizeof(size));
+	}
+	snprintf(id, sizeof(id), "%016" PRIx64, h);
+	m = fmemopen(sc->part, sizeof(sc->part), "w");
+	if (m) {
+		sweep_part_line(m, id, total);
+		fclose(m);
+	}
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -532,8 +672,9 @@ int cmd_sweep(int argc, char **argv)
 		msg("no combination to run");
 		return EXIT_USAGE;
 	}
+	sweep_identify(&sc, g.traces, g.ntraces, total);
 	if (sc.jobs_dir)
-		return emit_jobs(sc.jobs_dir, sc.anonsim ? sc.anonsim : this_anonsim(exe, sizeof(exe)),
-				 sc.pass, sc.npass, g.traces, g.ntraces, total);
+		return emit_jobs(&sc, sc.anonsim ? sc.anonsim : this_anonsim(exe, sizeof(exe)),
+				 g.traces, g.ntraces, total);
 	return sweep_run_grid(&sc, total);
 }

@@ -67,6 +67,41 @@ void sweep_csv_header(FILE *f)
 	free(h);
 }
 
+uint64_t sweep_hash(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ULL;
+	return h;
+}
+
+#define PART_LINE "# anonsim sweep part: identity="
+
+void sweep_part_line(FILE *f, const char id[SWEEP_ID_LEN], uint64_t total)
+{
+	fprintf(f, PART_LINE "%s combinations=%" PRIu64 "\n", id, total);
+}
+
+int sweep_part_parse(const char *line, char id[SWEEP_ID_LEN], uint64_t *total)
+{
+	const char *p = line + strlen(PART_LINE);
+	char *end;
+
+	if (strncmp(line, PART_LINE, strlen(PART_LINE)) ||
+	    strspn(p, "0123456789abcdef") != SWEEP_ID_LEN - 1 ||
+	    strncmp(p + SWEEP_ID_LEN - 1, " combinations=", 14))
+		return -1;
+	memcpy(id, p, SWEEP_ID_LEN - 1);
+	id[SWEEP_ID_LEN - 1] = '\0';
+	p += SWEEP_ID_LEN - 1 + 14;
+	if (*p < '1' || *p > '9')
+		return -1;
+	errno = 0;
+	*total = strtoull(p, &end, 10);
+	return errno || strcmp(end, "\n") ? -1 : 0;
+}
+
 char *sweep_row(const struct sweep_grid *g, uint64_t k, int *rc, char *err,
 		size_t errlen)
 {
@@ -273,6 +308,76 @@ static int by_combo(const void *a, const void *b)
 	return x->combo < y->combo ? -1 : x->combo > y->combo;
 }
 
+/*
+ * Line 1 of @path, its identity: the first part's (@first) sets the
+ * sweep's, every other must be the same.  0, or -1 with @err.
+ */
+static int part_identity(const char *path, const char *line, const char *first_path,
+			 char id[SWEEP_ID_LEN], uint64_t *total, bool first, char *err,
+			 size_t errlen)
+{
+	char its[SWEEP_ID_LEN];
+	uint64_t n;
+
+	if (sweep_part_parse(line, its, &n))
+		return set_error(err, errlen,
+				 "%s:1: not a part of a sweep (no identity line: parts are written by anonsim sweep --job)",
+				 path);
+	if (first) {
+		memcpy(id, its, SWEEP_ID_LEN);
+		*total = n;
+		return 0;
+	}
+	if (strcmp(its, id) || n != *total)
+		return set_error(err, errlen,
+				 "%s:1: a part of another sweep (identity %s, %" PRIu64
+				 " combinations; %s has %s, %" PRIu64 ")",
+				 path, its, n, first_path, id, *total);
+	return 0;
+}
+
+/* Columns of a row that hold words, not figures. */
+static bool word_column(const char *name, size_t len)
+{
+	static const char *const words[] = { "trace", "policy", "readahead_kb", "strategy" };
+	unsigned i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == len && !strncmp(words[i], name, len))
+			return true;
+	return false;
+}
+
+/*
+ * A row's fields against the header @hdr: as many, and every figure empty
+ * (never) or a number, whole.  0, or -1 with @err naming the column.
+ */
+static int row_figures_bad(const char *row, const char *hdr, const char *path, unsigned ln,
+			   char *err, size_t errlen)
+{
+	const char *r = row, *h = hdr;
+
+	for (;;) {
+		size_t rl = strcspn(r, ",\n"), hl = strcspn(h, ",\n");
+		char field[64];
+		double v;
+
+		if (!word_column(h, hl) && rl) {
+			if (rl >= sizeof(field) ||
+			    (memcpy(field, r, rl), field[rl] = '\0', parse_real(field, 1e300, &v)))
+				return set_error(err, errlen, "%s:%u: %.*s '%.*s' is not a number",
+						 path, ln, (int)hl, h, (int)(rl < 40 ? rl : 40), r);
+		}
+		if ((r[rl] == ',') != (h[hl] == ','))
+			return set_error(err, errlen, "%s:%u: %s fields than the header",
+					 path, ln, r[rl] == ',' ? "more" : "fewer");
+		if (r[rl] != ',')
+			return 0;
+		r += rl + 1;
+		h += hl + 1;
+	}
+}
+
 int sweep_merge(char *const *paths, unsigned n, char ***rows, uint64_t *nrows,
 		char *err, size_t errlen)
 {
@@ -282,10 +387,13 @@ int sweep_merge(char *const *paths, unsigned n, char ***rows, uint64_t *nrows,
 	uint64_t nv = 0, vcap = 0, i;
 	FILE *m = open_memstream(&hdr, &hlen);
 	int rc = EXIT_DATA;
+	char id[SWEEP_ID_LEN];
+	uint64_t total = 0;
 	unsigned f;
 
 	*rows = NULL;
 	*nrows = 0;
+	err[0] = '\0';
 	if (!m)
 		die_oom("the sweep's header");
 	sweep_csv_header(m);
@@ -305,21 +413,33 @@ int sweep_merge(char *const *paths, unsigned n, char ***rows, uint64_t *nrows,
 
 			ln++;
 			if (ln == 1) {
+				if (part_identity(paths[f], line, paths[0], id, &total, f == 0,
+						  err, errlen))
+					break;
+				continue;
+			}
+			if (ln == 2) {
 				if (strcmp(line, hdr)) {
 					set_error(err, errlen,
-						  "%s:1: not a part of this sweep (its header differs)",
+						  "%s:2: not a part of a sweep (its header differs)",
 						  paths[f]);
-					fclose(in);
-					goto out;
+					break;
 				}
 				continue;
 			}
 			combo = strtoull(line, &end, 10);
 			if (end == line || *end != ',' || line[got - 1] != '\n') {
 				set_error(err, errlen, "%s:%u: not a sweep row", paths[f], ln);
-				fclose(in);
-				goto out;
+				break;
 			}
+			if (combo >= total) {
+				set_error(err, errlen,
+					  "%s:%u: combination %" PRIu64 ", past the sweep's %" PRIu64,
+					  paths[f], ln, combo, total);
+				break;
+			}
+			if (row_figures_bad(line, hdr, paths[f], ln, err, errlen))
+				break;
 			if (nv == vcap) {
 				vcap = vcap ? vcap * 2 : 64;
 				v = xrealloc(v, vcap * sizeof(*v), "the rows of the sweep's parts");
@@ -327,18 +447,17 @@ int sweep_merge(char *const *paths, unsigned n, char ***rows, uint64_t *nrows,
 			v[nv++] = (struct keyed){ combo, xstrdup(line, "a row of the sweep"),
 						  paths[f], ln };
 		}
-		if (ferror(in) || ln == 0) {
+		if (!err[0] && (ferror(in) || ln < 2))
 			set_error(err, errlen, "%s: %s", paths[f],
-				  ln ? "read error" : "empty: not a part of this sweep");
-			fclose(in);
-			goto out;
-		}
+				  ferror(in) ? "read error" : "empty: not a part of a sweep");
 		fclose(in);
+		if (err[0])
+			goto out;
 	}
 	qsort(v, nv, sizeof(*v), by_combo);
-	for (i = 0; i < nv; i++) {
-		if (v[i].combo != i) {
-			if (v[i].combo < i)
+	for (i = 0; i < total; i++) {
+		if (i >= nv || v[i].combo != i) {
+			if (i < nv && v[i].combo < i)
 				set_error(err, errlen, "%s:%u: combination %" PRIu64
 					  " again (also in %s:%u)", v[i].file, v[i].line,
 					  v[i].combo, v[i - 1].file, v[i - 1].line);

@@ -51,6 +51,20 @@ char *sweep_row(const struct sweep_grid *g, uint64_t k, int *rc, char *err,
 void sweep_csv_header(FILE *f);
 
 /*
+ * A part (what --job writes) starts with the identity of its sweep, a line
+ * "# anonsim sweep part: identity=ID combinations=N": ID hashes anonsim's
+ * version, the grid and host options as given and each trace's header and
+ * size; --merge joins only parts of one sweep, and all N of its rows.
+ */
+#define SWEEP_ID_LEN 17		/* 16 hex digits and the NUL */
+void sweep_part_line(FILE *f, const char id[SWEEP_ID_LEN], uint64_t total);
+/* Parse such a line: 0, or -1 when @line is not one. */
+int sweep_part_parse(const char *line, char id[SWEEP_ID_LEN], uint64_t *total);
+/* FNV-1a, 64 bits, of @n bytes at @p, continuing from @h (start: SWEEP_HASH_START). */
+#define SWEEP_HASH_START 0xcbf29ce484222325ULL
+uint64_t sweep_hash(uint64_t h, const void *p, size_t n);
+
+/*
  * Replay combinations [first, first + n) on @jobs threads into rows[]
  * (rows[i] for combination first + i).  Returns 0, or the exit status of
  * the first combination that failed, with its message in @err.

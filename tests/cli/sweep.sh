@@ -70,9 +70,54 @@ fi
 expect_status 2 "$ANONSIM" sweep --merge "$tmp/jobs/part-000000.csv" "$tmp/jobs/part-000002.csv"
 expect_match "$err" "sweep: combination 1 is in no part given"
 expect_status 2 "$ANONSIM" sweep --merge "$tmp/jobs/part-000000.csv" "$tmp/jobs/part-000000.csv"
-expect_match "$err" "part-000000.csv:2: combination 0 again \(also in .*part-000000.csv:2\)"
+expect_match "$err" "part-000000.csv:3: combination 0 again \(also in .*part-000000.csv:3\)"
 expect_status 2 "$ANONSIM" sweep --merge "$basic"
-expect_match "$err" "basic.trace:1: not a part of this sweep"
+[ "$err" = "anonsim sweep: $basic:1: not a part of a sweep (no identity line: parts are written by anonsim sweep --job)" ] ||
+	fail "merge of a trace: $err"
+
+# a part of another sweep (another grid) is refused by name, and so is
+# one whose figure is not a number
+id=$(sed -n 's/^# anonsim sweep part: identity=\([0-9a-f]*\) combinations=32$/\1/p' \
+	"$tmp/jobs/part-000000.csv")
+[ -n "$id" ] || fail "no identity line in part-000000.csv: $(head -1 "$tmp/jobs/part-000000.csv")"
+expect_status 0 "$ANONSIM" sweep --job 1 -s read-copy,punch,devanon -m unlimited,160M --swap 32M \
+	-n 1,3 --check -o "$tmp/other.csv" "$basic" "$boot"
+other=$(sed -n 's/^# anonsim sweep part: identity=\([0-9a-f]*\) combinations=32$/\1/p' "$tmp/other.csv")
+[ -n "$other" ] && [ "$other" != "$id" ] || fail "another grid, the same identity: $other"
+expect_status 2 "$ANONSIM" sweep --merge "$tmp"/jobs/part-000000.csv "$tmp/other.csv"
+[ "$err" = "anonsim sweep: $tmp/other.csv:1: a part of another sweep (identity $other, 32 combinations; $tmp/jobs/part-000000.csv has $id, 32)" ] ||
+	fail "merge of another sweep's part: $err"
+sed 's/^\(1,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,\)[0-9]*/\11x/' \
+	"$tmp/jobs/part-000001.csv" >"$tmp/bad-figure.csv"
+expect_status 2 "$ANONSIM" sweep --merge "$tmp/jobs/part-000000.csv" "$tmp/bad-figure.csv"
+[ "$err" = "anonsim sweep: $tmp/bad-figure.csv:3: final_tmpfs_pages '1x' is not a number" ] ||
+	fail "merge of a corrupt figure: $err"
+
+# --emit-jobs into a directory holding another sweep's parts: refused,
+# unless told to replace them
+cp "$tmp/other.csv" "$tmp/jobs/part-000001.csv"
+expect_status 1 "$ANONSIM" sweep --emit-jobs "$tmp/jobs" $grid "$basic" "$boot"
+[ "$err" = "anonsim sweep: --emit-jobs $tmp/jobs: part-000001.csv is a part of another sweep: remove it, or give --replace" ] ||
+	fail "emit over another sweep's parts: $err"
+expect_status 0 "$ANONSIM" sweep --emit-jobs "$tmp/jobs" --replace $grid "$basic" "$boot"
+[ ! -e "$tmp/jobs/part-000001.csv" ] || fail "--replace kept another sweep's part"
+[ -e "$tmp/jobs/part-000000.csv" ] || fail "--replace removed a part of this sweep"
+
+# a job line runs from any directory
+line=$(sed -n 2p "$tmp/jobs/jobs.txt")
+(cd / && sh -c "$line") || fail "job line 2 failed when run from /"
+[ -s "$tmp/jobs/part-000001.csv" ] || fail "job line 2 run from / wrote no part"
+
+# past Slurm's 1001 array tasks the script runs lines in groups: 64 host
+# sizes x 17 swap sizes = 1088 combinations, 2 a task, 544 tasks
+mems=$(awk 'BEGIN { for (i = 1; i <= 64; i++) printf "%s%dM", (i > 1 ? "," : ""), i }')
+swaps=$(awk 'BEGIN { for (i = 1; i <= 17; i++) printf "%s%dM", (i > 1 ? "," : ""), i }')
+expect_status 0 "$ANONSIM" sweep --emit-jobs "$tmp/big" -s read-copy -m "$mems" --swap "$swaps" "$basic"
+grep -qx '#SBATCH --array=0-543' "$tmp/big/sweep.sbatch" ||
+	fail "sweep.sbatch: $(grep array "$tmp/big/sweep.sbatch")"
+(cd / && SLURM_ARRAY_TASK_ID=543 sh "$tmp/big/sweep.sbatch") || fail "array task 543 failed"
+[ "$(ls "$tmp/big" | grep -c '^part-')" -eq 2 ] && [ -s "$tmp/big/part-001087.csv" ] ||
+	fail "task 543 wrote: $(ls "$tmp/big")"
 expect_status 2 "$ANONSIM" sweep --merge "$tmp/none.csv"
 expect_match "$err" "none.csv: No such file or directory"
 
