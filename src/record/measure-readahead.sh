@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # measure-readahead.sh - how many pages the host's readahead brings into the
 # page cache for simple read patterns, to hold anonsim's readahead model to
-# (tests/model/readahead/patterns, checked by tests/model/readahead.sh).
+# (tests/model/readahead-patterns/patterns, checked by tests/model/readahead.sh).
 #
 # usage: measure-readahead.sh [--tools DIR] [--patterns FILE] SCRATCH_DIR
 #
@@ -14,7 +14,7 @@
 set -eu
 
 tools=$(dirname "$0")
-patterns=$(dirname "$0")/../../tests/model/readahead/patterns
+patterns=$(dirname "$0")/../../tests/model/readahead-patterns/patterns
 while [ $# -gt 1 ]; do
 	case $1 in
 	--tools) tools=$2; shift 2 ;;

@@ -10,7 +10,7 @@
 command -v jq >/dev/null || { echo "jq is not installed"; exit 77; }
 basic=$top_srcdir/tests/model/replay/basic.trace
 dens=$top_srcdir/tests/model/replay/density.trace
-mid=$top_srcdir/tests/model/fidelity/mid-footprint.trace
+mid=$top_srcdir/tests/model/fidelity-traces/mid-footprint.trace
 conf=$top_srcdir/traces/reproduce.conf
 version=$("$ANONSIM" --version | awk '{ print $2 }')
 phases=$top_srcdir/tests/live/traces/phases.trace

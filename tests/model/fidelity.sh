@@ -6,7 +6,7 @@
 # exits 4 otherwise).  tmpfs holds by construction (touches come from host
 # residency samples); the page cache is a true prediction (traces/README.md).
 # Then what a trace without touches can be held to, each footprint at its
-# own time (tests/model/fidelity/mid-footprint.trace works it out).
+# own time (tests/model/fidelity-traces/mid-footprint.trace works it out).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 set -- "$top_srcdir"/traces/*.trace.gz
@@ -16,7 +16,7 @@ printf '%s\n' "$out"
 [ "$(printf '%s\n' "$out" | grep -c 'trace.gz')" -eq $# ] || fail "not every trace was compared"
 
 # a footprint held at its own time; tmpfs not held without touch events
-mid="$top_srcdir/tests/model/fidelity/mid-footprint.trace"
+mid="$top_srcdir/tests/model/fidelity-traces/mid-footprint.trace"
 expect_status 0 "$ANONSIM" fidelity "$mid"
 expect_match "$out" 'mid-footprint.trace +- +- +- +3 +3 +\+0\.0%'
 expect_match "$out" '\(tmpfs not held: the trace has no touch events\)'

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # anonsim trace gen: a profile over a hand-made ordering, and bad profiles.
 . "${top_srcdir:-.}/tests/lib.sh"
-g="$top_srcdir/tests/trace/gen"
+g="$top_srcdir/tests/trace/gen-profiles"
 
 # Pages are renumbered in order of first use: read pages 100, 101 -> 0, 1;
 # touched page 7 -> 2.  The mmap covers the new memory; the free is not kept

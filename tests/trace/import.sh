@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # anonsim trace import --from strace: a hand-made log worked out event by
 # event, and the log strace made of a real UML boot here (busybox image,
-# mem=64M; tests/trace/import/README has how), counted independently with awk.
+# mem=64M; tests/trace/import-logs/README has how), counted independently with awk.
 . "${top_srcdir:-.}/tests/lib.sh"
-logs="$top_srcdir/tests/trace/import"
+logs="$top_srcdir/tests/trace/import-logs"
 
 # the hand-made log: two processes out of order, a call split over two
 # lines, a vector read, a failed read, a read outside physical memory, a
