@@ -378,107 +378,125 @@ static int row_figures_bad(const char *row, const char *hdr, const char *path, u
 	}
 }
 
+/* What a merge holds while it reads the parts. */
+struct merge {
+	char *const *paths;
+	char *hdr;			/* the CSV header every part has */
+	char id[SWEEP_ID_LEN];		/* the first part's identity */
+	uint64_t total;			/* and its number of combinations */
+	struct keyed *v;		/* the rows read, with their places */
+	uint64_t nv, vcap;
+	char *err;
+	size_t errlen;
+};
+
+/* A row of a part (line @ln of @path), checked and kept.  0, or -1 with the error. */
+static int take_row(struct merge *mg, const char *path, unsigned ln, const char *line,
+		    size_t len)
+{
+	char *end;
+	uint64_t combo = strtoull(line, &end, 10);
+
+	if (end == line || *end != ',' || line[len - 1] != '\n')
+		return set_error(mg->err, mg->errlen, "%s:%u: not a sweep row", path, ln);
+	if (combo >= mg->total)
+		return set_error(mg->err, mg->errlen,
+				 "%s:%u: combination %" PRIu64 ", past the sweep's %" PRIu64,
+				 path, ln, combo, mg->total);
+	if (row_figures_bad(line, mg->hdr, path, ln, mg->err, mg->errlen))
+		return -1;
+	if (mg->nv == mg->vcap) {
+		mg->vcap = mg->vcap ? mg->vcap * 2 : 64;
+		mg->v = xrealloc(mg->v, mg->vcap * sizeof(*mg->v), "the rows of the sweep's parts");
+	}
+	mg->v[mg->nv++] = (struct keyed){ combo, xstrdup(line, "a row of the sweep"), path, ln };
+	return 0;
+}
+
+/* Part @f: its identity, its header, its rows.  0, or -1 with the error. */
+static int read_part(struct merge *mg, unsigned f)
+{
+	const char *path = mg->paths[f];
+	FILE *in = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned ln = 0;
+	ssize_t got;
+	int rc = 0;
+
+	if (!in)
+		return set_error(mg->err, mg->errlen, "%s: %s", path, strerror(errno));
+	while (!rc && (got = getline(&line, &cap, in)) > 0) {
+		ln++;
+		if (ln == 1)
+			rc = part_identity(path, line, mg->paths[0], mg->id, &mg->total, f == 0,
+					   mg->err, mg->errlen);
+		else if (ln == 2 && strcmp(line, mg->hdr))
+			rc = set_error(mg->err, mg->errlen,
+				       "%s:2: not a part of a sweep (its header differs)", path);
+		else if (ln > 2)
+			rc = take_row(mg, path, ln, line, (size_t)got);
+	}
+	if (!rc && (ferror(in) || ln < 2))
+		rc = set_error(mg->err, mg->errlen, "%s: %s", path,
+			       ferror(in) ? "read error" : "empty: not a part of a sweep");
+	fclose(in);
+	free(line);
+	return rc;
+}
+
+/* Every combination of the sweep once, in order.  0, or -1 with the error. */
+static int check_cover(struct merge *mg)
+{
+	const struct keyed *v = mg->v;
+	uint64_t i;
+
+	qsort(mg->v, mg->nv, sizeof(*mg->v), by_combo);
+	for (i = 0; i < mg->total; i++) {
+		if (i < mg->nv && v[i].combo == i)
+			continue;
+		if (i < mg->nv && v[i].combo < i)
+			return set_error(mg->err, mg->errlen, "%s:%u: combination %" PRIu64
+					 " again (also in %s:%u)", v[i].file, v[i].line,
+					 v[i].combo, v[i - 1].file, v[i - 1].line);
+		return set_error(mg->err, mg->errlen, "combination %" PRIu64
+				 " is in no part given", i);
+	}
+	return 0;
+}
+
 int sweep_merge(char *const *paths, unsigned n, char ***rows, uint64_t *nrows,
 		char *err, size_t errlen)
 {
-	char *hdr = NULL, *line = NULL;
-	size_t hlen = 0, cap = 0;
-	struct keyed *v = NULL;
-	uint64_t nv = 0, vcap = 0, i;
-	FILE *m = open_memstream(&hdr, &hlen);
+	struct merge mg = { .paths = paths, .err = err, .errlen = errlen };
+	size_t hlen = 0;
+	FILE *m = open_memstream(&mg.hdr, &hlen);
 	int rc = EXIT_DATA;
-	char id[SWEEP_ID_LEN];
-	uint64_t total = 0;
+	uint64_t i;
 	unsigned f;
 
 	*rows = NULL;
 	*nrows = 0;
-	err[0] = '\0';
 	if (!m)
 		die_oom("the sweep's header");
 	sweep_csv_header(m);
 	fclose(m);
-	for (f = 0; f < n; f++) {
-		FILE *in = fopen(paths[f], "r");
-		unsigned ln = 0;
-		ssize_t got;
-
-		if (!in) {
-			set_error(err, errlen, "%s: %s", paths[f], strerror(errno));
+	for (f = 0; f < n; f++)
+		if (read_part(&mg, f))
 			goto out;
-		}
-		while ((got = getline(&line, &cap, in)) > 0) {
-			char *end;
-			uint64_t combo;
-
-			ln++;
-			if (ln == 1) {
-				if (part_identity(paths[f], line, paths[0], id, &total, f == 0,
-						  err, errlen))
-					break;
-				continue;
-			}
-			if (ln == 2) {
-				if (strcmp(line, hdr)) {
-					set_error(err, errlen,
-						  "%s:2: not a part of a sweep (its header differs)",
-						  paths[f]);
-					break;
-				}
-				continue;
-			}
-			combo = strtoull(line, &end, 10);
-			if (end == line || *end != ',' || line[got - 1] != '\n') {
-				set_error(err, errlen, "%s:%u: not a sweep row", paths[f], ln);
-				break;
-			}
-			if (combo >= total) {
-				set_error(err, errlen,
-					  "%s:%u: combination %" PRIu64 ", past the sweep's %" PRIu64,
-					  paths[f], ln, combo, total);
-				break;
-			}
-			if (row_figures_bad(line, hdr, paths[f], ln, err, errlen))
-				break;
-			if (nv == vcap) {
-				vcap = vcap ? vcap * 2 : 64;
-				v = xrealloc(v, vcap * sizeof(*v), "the rows of the sweep's parts");
-			}
-			v[nv++] = (struct keyed){ combo, xstrdup(line, "a row of the sweep"),
-						  paths[f], ln };
-		}
-		if (!err[0] && (ferror(in) || ln < 2))
-			set_error(err, errlen, "%s: %s", paths[f],
-				  ferror(in) ? "read error" : "empty: not a part of a sweep");
-		fclose(in);
-		if (err[0])
-			goto out;
+	if (check_cover(&mg))
+		goto out;
+	*rows = xmalloc(mg.nv * sizeof(**rows), "the rows of the sweep");
+	for (i = 0; i < mg.nv; i++) {
+		(*rows)[i] = mg.v[i].row;
+		mg.v[i].row = NULL;
 	}
-	qsort(v, nv, sizeof(*v), by_combo);
-	for (i = 0; i < total; i++) {
-		if (i >= nv || v[i].combo != i) {
-			if (i < nv && v[i].combo < i)
-				set_error(err, errlen, "%s:%u: combination %" PRIu64
-					  " again (also in %s:%u)", v[i].file, v[i].line,
-					  v[i].combo, v[i - 1].file, v[i - 1].line);
-			else
-				set_error(err, errlen, "combination %" PRIu64
-					  " is in no part given", i);
-			goto out;
-		}
-	}
-	*rows = xmalloc(nv * sizeof(**rows), "the rows of the sweep");
-	for (i = 0; i < nv; i++) {
-		(*rows)[i] = v[i].row;
-		v[i].row = NULL;
-	}
-	*nrows = nv;
+	*nrows = mg.nv;
 	rc = 0;
 out:
-	for (i = 0; i < nv; i++)
-		free(v[i].row);
-	free(v);
-	free(line);
-	free(hdr);
+	for (i = 0; i < mg.nv; i++)
+		free(mg.v[i].row);
+	free(mg.v);
+	free(mg.hdr);
 	return rc;
 }
