@@ -122,6 +122,9 @@ if [ -z "$report_only" ]; then
 				# 4: a figure beyond its tolerance, which under -m is reported, not judged
 				[ "$rc" -eq 0 ] || [ "$rc" -eq 4 ] || {
 					cat "$tmp/out" >&2; rm -f "$f"; die "$name run $k: anonsim live exited $rc"; }
+				# kept by the source tree's names, not this machine's paths
+				sed -e "s|\"$anonsim\"|\"anonsim\"|" -e "s|$top/||g" "$f" >"$f.tmp" &&
+					mv "$f.tmp" "$f" || die "cannot rewrite $f"
 				echo "$(($(date +%s) - t0))" >"$out/$name/run-$k.seconds"
 			fi
 			k=$((k + 1))
