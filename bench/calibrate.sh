@@ -35,6 +35,9 @@ kernel's, and that swapped in the kernel (density 2 .. N - 1, at least
       --only NAME     this configuration alone (repeatable)
       --report-only   run nothing: the report from the runs kept
   -d, --dir DIR       scratch directory's parent for anonsim live
+  -p, --plots DIR     where the plot goes: DIR/calibration.png and .svg,
+                      real against model density (default: plots/; drawn
+                      when gnuplot is there)
   -h, --help          this text
 
 Environment: ANONSIM (default: ./anonsim of the build tree), JQ (jq).
@@ -46,11 +49,11 @@ USAGE
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/bench/results/calibrate corpus=$top/bench/calibrate/corpus
-runs=3 half=all only= report_only= dir=
+runs=3 half=all only= report_only= dir= plots=$top/plots
 anonsim=${ANONSIM:-$top/anonsim} jq=${JQ:-jq}
 while [ $# -gt 0 ]; do
 	case $1 in
-	-o|--output|-c|--corpus|-r|--runs|--half|--only|-d|--dir)
+	-o|--output|-c|--corpus|-r|--runs|--half|--only|-d|--dir|-p|--plots)
 		[ $# -ge 2 ] || { echo "calibrate: $1 needs a value" >&2; exit 1; } ;;
 	esac
 	case $1 in
@@ -64,6 +67,7 @@ while [ $# -gt 0 ]; do
 		half=$2; shift 2 ;;
 	--only) only="$only $2"; shift 2 ;;
 	-d|--dir) dir=$2; shift 2 ;;
+	-p|--plots) plots=$2; shift 2 ;;
 	--report-only) report_only=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "calibrate: unknown argument '$1' (see --help)" >&2; exit 1 ;;
@@ -226,3 +230,9 @@ awk -F, '
 mv "$tmp/summary.csv" "$out/summary.csv" && mv "$tmp/table.md" "$out/table.md" ||
 	die "cannot write into $out"
 cat "$out/table.md"
+if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1 && [ "$half" = all ] && [ -z "$only" ]; then
+	mkdir -p "$plots" && "${GNUPLOT:-gnuplot}" \
+		-e "data='$out/summary.csv'; out='$plots/calibration'" "$top/plots/calibration.gp" ||
+		die "the plot failed (gnuplot, plots/calibration.gp)"
+	echo "calibrate: drew $plots/calibration.png and .svg" >&2
+fi

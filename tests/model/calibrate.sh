@@ -67,7 +67,7 @@ run a 3 4.5 300 30
 run b 1 null 0 3
 run b 2 null 0 3
 run b 3 null 0 3
-expect_status 0 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpus" -o "$tmp/res"
+expect_status 0 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpus" -o "$tmp/res" -p "$tmp/plots"
 [ "$(sed -n 2p "$tmp/res/summary.csv")" = "a,fit,$tmp/t.trace,read-copy,3,64M,-,3,2,3,100,0,20,3,7.5,never,no" ] ||
 	fail "summary row a: $(sed -n 2p "$tmp/res/summary.csv")"
 [ "$(sed -n 3p "$tmp/res/summary.csv")" = "b,held,$tmp/t.trace,read-copy,3,64M,-,3,3,3,0,0,3,3,never,never,no" ] ||
@@ -75,18 +75,24 @@ expect_status 0 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpu
 expect_match "$out" '^fit: 1 configurations: density equal 0 \(0 %\), off by more than one 0; swap within 25 % 0 \(0 %\), cache within 25 % 0 \(0 %\); swapped in the kernel 0 \(0 %\)$'
 expect_match "$out" '^held: 1 configurations: density equal 1 \(100 %\), off by more than one 0; swap within 25 % 1 \(100 %\), cache within 25 % 1 \(100 %\); swapped in the kernel 0 \(0 %\)$'
 expect_match "$out" '^\| a \| fit \| 2 \| 3 \| 100 \| 0 \| 20 \| 3 \| 7.5 \| never \|$'
+# the plot of real against model density, where gnuplot is
+if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
+	[ "$(head -c 4 "$tmp/plots/calibration.png" | od -An -c | tr -d ' ')" = '211PNG' ] ||
+		fail "no PNG in $tmp/plots/calibration.png"
+	grep -q '<svg' "$tmp/plots/calibration.svg" || fail "no SVG in $tmp/plots/calibration.svg"
+fi
 
 # staggered: with 1 s between starts the instances end at 3, 4 and 5 s
 printf 'c fit %s read-copy 3 64M 1\n' "$tmp/t.trace" >"$tmp/corpus"
 run c 1 4.5 100 10
 rm -f "$tmp/res/c/run-2.json" "$tmp/res/c/run-3.json"
-expect_status 0 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpus" -o "$tmp/res"
+expect_status 0 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpus" -o "$tmp/res" -p "$tmp/plots"
 expect_match "$(sed -n 2p "$tmp/res/summary.csv")" '^c,fit,.*,read-copy,3,64M,1,1,2,3,'
 
 # refusals
 expect_status 1 sh "$top_srcdir/bench/calibrate.sh" --runs 0
 expect_match "$err" "^calibrate: --runs: a number from 1, not '0'\$"
 printf 'x fit %s read-copy 3 64M\n' "$tmp/t.trace" >"$tmp/corpus"
-expect_status 1 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpus" -o "$tmp/res"
+expect_status 1 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpus" -o "$tmp/res" -p "$tmp/plots"
 expect_match "$err" ':1: 7 fields expected$'
 finish
