@@ -22,7 +22,7 @@ typedef unsigned long long ull;
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: anonsim trace check FILE\n"
+		"Usage: anonsim trace check FILE...\n"
 		"       anonsim trace stat [-o FILE] [--csv | --json] FILE\n"
 		"       anonsim trace convert IN OUT\n"
 		"       anonsim trace cat FILE\n"
@@ -33,7 +33,7 @@ static void usage(FILE *out)
 		"(.trace) or binary (.atr), either plain or gzip-compressed (.gz).\n"
 		"A FILE or IN of - is standard input.\n"
 		"\n"
-		"  check    validate FILE; print the number of events\n"
+		"  check    validate each FILE; print the number of its events\n"
 		"  stat     print FILE's header and what its events add up to\n"
 		"  convert  rewrite IN as OUT; OUT's name (.trace, .atr, .trace.gz,\n"
 		"           .atr.gz) chooses the encoding and compression; OUT appears\n"
@@ -52,10 +52,11 @@ static void usage(FILE *out)
 static const struct sub {
 	const char *name, *args, *what;
 	bool outputs;		/* takes -o, --csv, --json */
-	unsigned nargs;
+	unsigned nargs;		/* 0: one or more */
 } subs[] = {
-	{ "check", "FILE", "Validate FILE (every rule of traces/FORMAT.md) and print the number\n"
-	  "of its events.\n", false, 1 },
+	{ "check", "FILE...", "Validate each FILE (every rule of traces/FORMAT.md) and print the number\n"
+	  "of its events.  Every FILE is checked; the exit status is 2 when any\n"
+	  "is refused.\n", false, 0 },
 	{ "stat", "FILE", "Print FILE's header and what its events add up to: events by kind,\n"
 	  "reads and writes per device (requests, bytes, pages, distinct pages),\n"
 	  "pages touched and freed, and the time it spans.\n", true, 1 },
@@ -522,13 +523,21 @@ int cmd_trace(int argc, char **argv)
 		}
 		return usage_error(c, argv + 1, command);
 	}
-	if (argc - 1 - optind != (int)sb->nargs) {
+	if (sb->nargs ? argc - 1 - optind != (int)sb->nargs : argc - 1 - optind < 1) {
 		msg("expected %s (see anonsim trace %s --help)", sb->args, sub);
 		return EXIT_USAGE;
 	}
 	argv += 1 + optind;
-	if (!strcmp(sub, "check"))
-		return trace_check(argv[0]);
+	if (!strcmp(sub, "check")) {
+		int i, worst = EXIT_OK;
+
+		for (i = 0; i < argc - 1 - optind; i++) {
+			rc = trace_check(argv[i]);
+			if (rc > worst)
+				worst = rc;
+		}
+		return worst;
+	}
 	if (!strcmp(sub, "stat"))
 		return trace_stat(argv[0], &out);
 	if (!strcmp(sub, "convert"))

@@ -8,6 +8,16 @@ small=$top_srcdir/tests/trace/traces/small.trace
 
 expect_status 0 "$ANONSIM" trace check "$small"
 [ "$out" = "$small: ok, 14 events" ] || fail "check: $out"
+# several files: each checked, a refused one makes the status 2
+basic=$top_srcdir/tests/model/replay/basic.trace
+empty=$top_srcdir/tests/trace/traces/corrupt/empty.trace
+expect_status 0 "$ANONSIM" trace check "$small" "$basic"
+[ "$out" = "$small: ok, 14 events
+$basic: ok, 4 events" ] || fail "check of two: $out"
+expect_status 2 "$ANONSIM" trace check "$small" "$empty" "$basic"
+[ "$out" = "$small: ok, 14 events
+$basic: ok, 4 events" ] || fail "check of three, one bad: $out"
+[ "$err" = "anonsim trace check: $empty: empty file" ] || fail "check of three, one bad: $err"
 
 expect_status 0 "$ANONSIM" trace stat "$small"
 cat >"$tmp/want" <<WANT
@@ -78,12 +88,12 @@ cmp -s "$small" "$tmp/conv/keep.trace" || fail "failed convert changed its outpu
 
 # usage errors
 expect_status 0 "$ANONSIM" trace --help
-expect_match "$out" '^Usage: anonsim trace check FILE'
+expect_match "$out" '^Usage: anonsim trace check FILE\.\.\.'
 expect_status 1 "$ANONSIM" trace
 expect_status 1 "$ANONSIM" trace frob "$small"
 expect_match "$err" "unknown subcommand 'frob'"
 expect_status 1 "$ANONSIM" trace check
-expect_status 1 "$ANONSIM" trace check "$small" extra
+expect_status 1 "$ANONSIM" trace stat "$small" extra
 expect_status 1 "$ANONSIM" trace stat --bogus "$small"
 expect_match "$err" "unknown option '--bogus'"
 expect_status 1 "$ANONSIM" trace convert "$small"
