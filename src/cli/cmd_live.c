@@ -17,6 +17,7 @@
 #include "cli/host_options.h"
 #include "cli/output_format.h"
 #include "live/live.h"
+#include "strategy/registry.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
@@ -91,7 +92,7 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 		const struct live_strategy *ls = live_strategy_find(tok);
 
 		if (!ls) {
-			msg("--strategy '%s': expected strategies named in --help, or all", tok);
+			msg("--strategy '%s': expected one of %s, or all", tok, strategy_names());
 			return -1;
 		}
 		if (live_strategy_unavailable(ls)) {

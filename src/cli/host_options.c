@@ -49,9 +49,12 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 
 	switch (c) {
 	case 's':
-		if (strcmp(arg, "all") && !strategy_find(arg))
-			return bad_option_value("--strategy", arg,
-						"a strategy named in --help, or all");
+		if (strcmp(arg, "all") && !strategy_find(arg)) {
+			char want[320];
+
+			snprintf(want, sizeof(want), "one of %s, or all", strategy_names());
+			return bad_option_value("--strategy", arg, want);
+		}
 		hc->strategy = arg;
 		return 0;
 	case HOST_O_VARIANT:

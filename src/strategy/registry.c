@@ -5,6 +5,7 @@
 #include <config.h>
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "strategy/registry.h"
@@ -26,4 +27,18 @@ const struct strategy *strategy_find(const char *name)
 		if (!strcmp((*s)->name, name))
 			return *s;
 	return NULL;
+}
+
+const char *strategy_names(void)
+{
+	static char names[256];	/* filled once, from the table */
+	const struct strategy *const *s;
+	size_t at = 0;
+
+	if (names[0])
+		return names;
+	for (s = strategies; *s && at < sizeof(names); s++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s",
+				       s == strategies ? "" : ", ", (*s)->name);
+	return names;
 }

@@ -20,4 +20,7 @@ extern const struct strategy *const strategies[];
 /* The strategy called @name, or NULL. */
 const struct strategy *strategy_find(const char *name);
 
+/* The names of the registry, "read-copy, devanon, ...", for messages. */
+const char *strategy_names(void);
+
 #endif
