@@ -100,6 +100,16 @@ done <"$scratch/inputs"
 strategies="read-copy devanon punch free-hint odirect"
 cases=0 differ=0
 
+# compare NAME: the outputs both builds left under out-SIDE/NAME
+compare() {
+	cases=$((cases + 1))
+	if ! diff -r "$scratch/out-base/$1" "$scratch/out-new/$1" >"$scratch/diff" 2>&1; then
+		differ=$((differ + 1))
+		echo "differs: $1" >&2
+		head -n 10 "$scratch/diff" | sed 's/^/    /' >&2
+	fi
+}
+
 # run NAME CMD...: run CMD (its first word "anonsim" standing for each
 # build) in a fresh folder per build; keep stdout, stderr, exit status and
 # the files it wrote; compare the two
@@ -119,12 +129,7 @@ run() {
 			"$scratch/bin/anonsim" "$@" >../stdout 2>../stderr; echo $? >../status)
 		set -- "$first" "$@"
 	done
-	cases=$((cases + 1))
-	if ! diff -r "$scratch/out-base/$name" "$scratch/out-new/$name" >"$scratch/diff" 2>&1; then
-		differ=$((differ + 1))
-		echo "differs: $name" >&2
-		head -n 10 "$scratch/diff" | sed 's/^/    /' >&2
-	fi
+	compare "$name"
 }
 
 n=$(wc -l <"$scratch/inputs")
@@ -153,18 +158,15 @@ run reproduce anonsim reproduce -q
 run reproduce-csv anonsim reproduce -q --csv
 run reproduce-json anonsim reproduce -q --json -d data
 for side in base new; do
+	# only what make plots draws: the plots a tree commits otherwise go first
+	rm -f "$scratch/$side"/plots/*.png "$scratch/$side"/plots/*.svg
 	(cd "$scratch/$side" && make plots) >"$scratch/plots-$side.log" 2>&1 ||
 		die "make plots failed in $side (log: $scratch/plots-$side.log)"
 	mkdir -p "$scratch/out-$side/plots" &&
 		cp "$scratch/$side"/plots/*.png "$scratch/$side"/plots/*.svg "$scratch/out-$side/plots/" ||
 		die "no plots in $side"
 done
-cases=$((cases + 1))
-if ! diff -r "$scratch/out-base/plots" "$scratch/out-new/plots" >"$scratch/diff" 2>&1; then
-	differ=$((differ + 1))
-	echo "differs: make plots" >&2
-	head -n 10 "$scratch/diff" | sed 's/^/    /' >&2
-fi
+compare plots
 
 echo "same_output: $cases outputs of $n traces, reproduce and make plots compared; $differ differ"
 [ "$differ" -eq 0 ] || exit 4
