@@ -618,9 +618,8 @@ static void sweep_identify(struct sweep_cli *sc, char *const *traces, unsigned n
 			   uint64_t total)
 {
 	uint64_t h = sweep_hash(SWEEP_HASH_START, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
-	char id[SWEEP_ID_LEN], err[512];
+	char err[512];
 	unsigned i;
-	FILE *m;
 
 	for (i = 0; i < sc->npass; i++) {
 		h = sweep_hash(h, sc->pass[i].name, strlen(sc->pass[i].name) + 1);
@@ -641,12 +640,7 @@ static void sweep_identify(struct sweep_cli *sc, char *const *traces, unsigned n
 		}
 		h = sweep_hash(h, &size, sizeof(size));
 	}
-	snprintf(id, sizeof(id), "%016" PRIx64, h);
-	m = fmemopen(sc->part, sizeof(sc->part), "w");
-	if (m) {
-		sweep_part_line(m, id, total);
-		fclose(m);
-	}
+	sweep_part_line(sc->part, sizeof(sc->part), h, total);
 }
 
 int cmd_sweep(int argc, char **argv)

@@ -78,9 +78,9 @@ uint64_t sweep_hash(uint64_t h, const void *p, size_t n)
 
 #define PART_LINE "# anonsim sweep part: identity="
 
-void sweep_part_line(FILE *f, const char id[SWEEP_ID_LEN], uint64_t total)
+void sweep_part_line(char *buf, size_t len, uint64_t id, uint64_t total)
 {
-	fprintf(f, PART_LINE "%s combinations=%" PRIu64 "\n", id, total);
+	snprintf(buf, len, PART_LINE "%016" PRIx64 " combinations=%" PRIu64 "\n", id, total);
 }
 
 int sweep_part_parse(const char *line, char id[SWEEP_ID_LEN], uint64_t *total)
@@ -362,12 +362,11 @@ static int row_figures_bad(const char *row, const char *hdr, const char *path, u
 		char field[64];
 		double v;
 
-		if (!word_column(h, hl) && rl) {
-			if (rl >= sizeof(field) ||
-			    (memcpy(field, r, rl), field[rl] = '\0', parse_real(field, 1e300, &v)))
-				return set_error(err, errlen, "%s:%u: %.*s '%.*s' is not a number",
-						 path, ln, (int)hl, h, (int)(rl < 40 ? rl : 40), r);
-		}
+		snprintf(field, sizeof(field), "%.*s", (int)rl, r);
+		if (rl && !word_column(h, hl) &&
+		    (rl >= sizeof(field) || parse_real(field, 1e300, &v)))
+			return set_error(err, errlen, "%s:%u: %.*s '%.*s' is not a number",
+					 path, ln, (int)hl, h, (int)(rl < 40 ? rl : 40), r);
 		if ((r[rl] == ',') != (h[hl] == ','))
 			return set_error(err, errlen, "%s:%u: %s fields than the header",
 					 path, ln, r[rl] == ',' ? "more" : "fewer");

@@ -57,7 +57,7 @@ void sweep_csv_header(FILE *f);
  * size; --merge joins only parts of one sweep, and all N of its rows.
  */
 #define SWEEP_ID_LEN 17		/* 16 hex digits and the NUL */
-void sweep_part_line(FILE *f, const char id[SWEEP_ID_LEN], uint64_t total);
+void sweep_part_line(char *buf, size_t len, uint64_t id, uint64_t total);
 /* Parse such a line: 0, or -1 when @line is not one. */
 int sweep_part_parse(const char *line, char id[SWEEP_ID_LEN], uint64_t *total);
 /* FNV-1a, 64 bits, of @n bytes at @p, continuing from @h (start: SWEEP_HASH_START). */
