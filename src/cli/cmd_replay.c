@@ -82,7 +82,7 @@ static int replay_own_option(struct replay_cli *rp, int c, char **argv)
 
 	switch (c) {
 	case 'n':
-		if (parse_uint(optarg, 4096, &v) || !v)
+		if (parse_uint(optarg, REPLAY_COPIES_MAX, &v) || !v)
 			return bad_option_value("--instances", optarg,
 						"a number from 1 to 4096");
 		rp->hc.o.copies = (unsigned)v;

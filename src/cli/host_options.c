@@ -14,16 +14,8 @@
 
 void host_cli_init(struct host_cli *hc)
 {
-	*hc = (struct host_cli){
-		.o = {
-			.swap = 1ULL << 30, .policy = RECLAIM_MODERN,
-			.readahead_kb = -1, .copies = 1, .stagger_us = -1,
-			.share = true, .series_step_us = 100000,
-			.geom = &shmem_geom_x86_64,
-		},
-		.strategy = "all",
-		.variant = "both",
-	};
+	*hc = (struct host_cli){ .strategy = "all", .variant = "both" };
+	replay_opts_init(&hc->o);
 }
 
 int bad_option_value(const char *opt, const char *val, const char *want)
@@ -64,7 +56,7 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 		return 0;
 	case 'm':
 		/* 0 would be unlimited, the default: not a host one can ask for */
-		if (parse_size(arg, &o->host_mem) || o->host_mem < 4096)
+		if (parse_size(arg, &o->host_mem) || o->host_mem < REPLAY_HOST_MEM_MIN)
 			return bad_option_value("--host-mem", arg, "a size such as 512M (at least 4K)");
 		return 0;
 	case HOST_O_SWAP:
@@ -72,11 +64,7 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 			return bad_option_value("--swap", arg, "a size such as 1G, up to 1T");
 		return 0;
 	case HOST_O_POLICY:
-		if (!strcmp(arg, "modern"))
-			o->policy = RECLAIM_MODERN;
-		else if (!strcmp(arg, "2.4"))
-			o->policy = RECLAIM_24;
-		else
+		if (reclaim_policy_find(arg, &o->policy))
 			return bad_option_value("--policy", arg, "modern or 2.4");
 		return 0;
 	case HOST_O_RA:
@@ -122,28 +110,7 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 unsigned host_cli_runs(const struct host_cli *hc, struct strategy_run *runs,
 		       unsigned max)
 {
-	const struct strategy *const *s;
-	unsigned n = 0;
-
-	for (s = strategies; *s; s++) {
-		int k;
-
-		if (strcmp(hc->strategy, "all") && strcmp(hc->strategy, (*s)->name))
-			continue;
-		/* the fixed code first, then the posted code as sent in 2004 */
-		for (k = 0; k < 2 && n < max; k++) {
-			enum anon_variant var = k ? ANON_POSTED : ANON_FIXED;
-
-			if (k && !(*s)->has_variants)
-				break;
-			if ((*s)->has_variants &&
-			    ((var == ANON_POSTED && !strcmp(hc->variant, "fixed")) ||
-			     (var == ANON_FIXED && !strcmp(hc->variant, "posted"))))
-				continue;
-			runs[n++] = (struct strategy_run){ *s, var };
-		}
-	}
-	return n;
+	return strategy_runs(hc->strategy, hc->variant, runs, max);
 }
 
 void host_options_usage(FILE *f, const char *between)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "model/replay.h"
+#include "strategy/registry.h"
 
 enum {
 	HOST_O_VARIANT = 256, HOST_O_SWAP, HOST_O_POLICY, HOST_O_RA,
@@ -43,12 +44,6 @@ struct host_cli {
 	struct replay_opts o;	/* copies = 1, no series, no progress */
 	const char *strategy;	/* a strategy name or "all" */
 	const char *variant;	/* "posted", "fixed" or "both" */
-};
-
-/* One strategy run a command makes, in report order. */
-struct strategy_run {
-	const struct strategy *s;
-	enum anon_variant v;
 };
 
 #define HOST_CLI_MAX_RUNS 16

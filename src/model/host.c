@@ -23,6 +23,17 @@ const char *const mem_cat_names[CAT_NR] = {
 	[CAT_OVERHEAD] = "overhead",
 };
 
+int reclaim_policy_find(const char *name, enum reclaim_policy *out)
+{
+	if (!strcmp(name, "modern"))
+		*out = RECLAIM_MODERN;
+	else if (!strcmp(name, "2.4"))
+		*out = RECLAIM_24;
+	else
+		return -1;
+	return 0;
+}
+
 static void host_swap_free_cb(void *arg, swp_entry_t entry)
 {
 	host_swap_free(arg, entry.val);

@@ -37,6 +37,9 @@ enum reclaim_policy {
 	RECLAIM_24,		/* one LRU over cache and tmpfs: swaps as soon as memory runs out */
 };
 
+/* @name ("modern" or "2.4") into *@out: 0, or -1 when it names no policy. */
+int reclaim_policy_find(const char *name, enum reclaim_policy *out);
+
 /* LRU_TMPFS: every swap-backed page, tmpfs and host processes' anonymous */
 enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_ACTIVE, LRU_NR };
 

@@ -638,6 +638,16 @@ static void run_teardown(struct run *r, int rc)
 	xalloc_trace(NULL);
 }
 
+void replay_opts_init(struct replay_opts *o)
+{
+	*o = (struct replay_opts){
+		.swap = 1ULL << 30, .policy = RECLAIM_MODERN,
+		.readahead_kb = -1, .copies = 1, .stagger_us = -1,
+		.share = true, .series_step_us = 100000,
+		.geom = &shmem_geom_x86_64,
+	};
+}
+
 int replay_run(char *const *paths, unsigned npaths, const struct strategy *s,
 	       enum anon_variant variant, const struct replay_opts *o,
 	       struct replay_result *res, char *err, size_t errlen)

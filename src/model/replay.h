@@ -35,6 +35,10 @@ struct replay_result;
  * page, 32 MiB for 1 TiB.
  */
 #define REPLAY_SWAP_MAX (1ULL << 40)
+/* The smallest host memory one can ask for (0 is unlimited): a page. */
+#define REPLAY_HOST_MEM_MIN 4096
+/* The most instances of each trace a replay boots. */
+#define REPLAY_COPIES_MAX 4096
 
 struct replay_opts {
 	uint64_t host_mem;		/* bytes; 0: unlimited */
@@ -90,6 +94,14 @@ struct replay_result {
 	unsigned readers;		/* trace readers opened, one per trace and
 					 * each stretch of time instances of it ran */
 };
+
+/*
+ * The defaults the commands document: unlimited memory, 1 GiB of swap,
+ * modern reclaim, each trace's readahead window, one instance of each
+ * trace one after another, shared page cache, x86_64 block tables, a
+ * series step of 0.1 s, no checks, no outputs.
+ */
+void replay_opts_init(struct replay_opts *o);
 
 /* Failures of the simulator itself found by --check (not RFC defects). */
 static inline bool replay_failed(const struct replay_result *r)

@@ -42,3 +42,30 @@ const char *strategy_names(void)
 				       s == strategies ? "" : ", ", (*s)->name);
 	return names;
 }
+
+unsigned strategy_runs(const char *name, const char *variant,
+		       struct strategy_run *runs, unsigned max)
+{
+	const struct strategy *const *s;
+	unsigned n = 0;
+
+	for (s = strategies; *s; s++) {
+		int k;
+
+		if (strcmp(name, "all") && strcmp(name, (*s)->name))
+			continue;
+		/* the fixed code first, then the posted code as sent in 2004 */
+		for (k = 0; k < 2 && n < max; k++) {
+			enum anon_variant var = k ? ANON_POSTED : ANON_FIXED;
+
+			if (k && !(*s)->has_variants)
+				break;
+			if ((*s)->has_variants &&
+			    ((var == ANON_POSTED && !strcmp(variant, "fixed")) ||
+			     (var == ANON_FIXED && !strcmp(variant, "posted"))))
+				continue;
+			runs[n++] = (struct strategy_run){ *s, var };
+		}
+	}
+	return n;
+}
