@@ -15,7 +15,10 @@
 #   src/strategy        src/model and what it may include, its own
 #   src/live            src/strategy and what it may include, its own, and
 #                       the driver's user interface (kernel/linux/devanon_uapi.h)
-#   src/cli             anything under src/ but src/record
+#   src/lib             src/live and what it may include, its own (the
+#                       public anonsim/anonsim.h it implements is named
+#                       <anonsim/anonsim.h>, as its users name it)
+#   src/cli             anything under src/ but src/record and src/lib
 #   src/record          src/util and its own
 #   src/record/*        src/util, src/record and its own
 #   tests/*, bench/*    anything
@@ -45,7 +48,8 @@ allowed() {
 	src/strategy) allowed src/model "$2" || [ "$2" = src/model ] ;;
 	src/live) allowed src/strategy "$2" || [ "$2" = src/strategy ] ||
 		[ "${3:-}" = src/kernel/linux/devanon_uapi.h ] ;;
-	src/cli) case $2 in src/record | src/record/*) return 1 ;; src/*) ;;
+	src/lib) allowed src/live "$2" "${3:-}" || [ "$2" = src/live ] ;;
+	src/cli) case $2 in src/record | src/record/* | src/lib) return 1 ;; src/*) ;;
 		*) return 1 ;; esac ;;
 	src/record) case $2 in src/util) ;; *) return 1 ;; esac ;;
 	src/record/*) case $2 in src/util | src/record) ;; *) return 1 ;; esac ;;
@@ -173,6 +177,7 @@ for plant in "src/kernel/anon.c user/kapi_user.h" "src/kernel/anon.c <stdio.h>" 
 	"src/model/replay.c strategy/registry.h" "src/model/host.c host.h" \
 	"src/strategy/punch.c live/live.h" "src/live/guest.c cli/commands.h" \
 	"src/cli/main.c ../../tests/kernel/check_util.h" "src/record/rec_host.c trace/trace.h" \
+	"src/lib/run.c cli/commands.h" "src/cli/main.c lib/sim.h" \
 	"src/record/uml/uml_preload.c model/host.h"; do
 	set -- $plant
 	cp "$top_srcdir/$1" "$tmp/planted/$1"
@@ -200,9 +205,11 @@ grep -q "^src/newpart: no rule for this folder" "$tmp/broken" ||
 
 # Calls: the symbols each object of the build defines and uses.  Objects
 # of src/ as the library and the command have them (the fault-injection
-# build and the recorder's programs aside).
+# build, the recorder's programs and libtool's second, PIC, copy in .libs/
+# aside).
 objects() {
-	(cd "$top_builddir" && find src -name '*.o' ! -name 'tests_*' ! -path 'src/record/*' |
+	(cd "$top_builddir" && find src -name '*.o' ! -name 'tests_*' ! -path 'src/record/*' \
+		! -path '*/.libs/*' |
 		LC_ALL=C sort)
 }
 # calls: "A B" lines, source A calls (or reads) what source B defines
