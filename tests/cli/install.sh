@@ -7,7 +7,8 @@
 # documents the README links to are installed beside it, and without data
 # the error names the place looked at and -c.
 . "$top_srcdir/tests/lib.sh"
-: "${MAKE:?run through make check}" "${bindir:?}" "${pkgdatadir:?}" "${docdir:?}" "${mandir:?}"
+: "${MAKE:?run through make check}" "${bindir:?}" "${pkgdatadir:?}" "${docdir:?}" "${mandir:?}" \
+	"${bashcompletiondir:?}"
 dest=$tmp/dest
 
 # the build tree's make, apart from the jobs of the make running the tests
@@ -28,6 +29,22 @@ for f in README.md COPYING traces/FORMAT.md traces/README.md \
 	[ -s "$dest$docdir/$f" ] || fail "$docdir/$f not installed"
 done
 [ -s "$dest$mandir/man1/anonsim.1" ] || fail "$mandir/man1/anonsim.1 not installed"
+[ -s "$dest$bashcompletiondir/anonsim" ] || fail "$bashcompletiondir/anonsim not installed"
+
+# bash-completion loads it by the command's name from a data directory
+# (XDG_DATA_DIRS) when its directory is the default one under it
+loader=/usr/share/bash-completion/bash_completion
+case $bashcompletiondir in
+*/bash-completion/completions)
+	if [ -r "$loader" ] && command -v bash >/dev/null 2>&1; then
+		expect_status 0 env XDG_DATA_DIRS="$dest${bashcompletiondir%/bash-completion/completions}" \
+			bash --norc --noprofile -c ". $loader; __load_completion anonsim; complete -p anonsim"
+		[ "$out" = "complete -F _anonsim anonsim" ] ||
+			fail "bash-completion did not load the installed completion: $out"
+	else
+		echo "no bash-completion ($loader): its loading not tried"
+	fi ;;
+esac
 
 anonsim=$dest$bindir/anonsim
 data=$dest$pkgdatadir
