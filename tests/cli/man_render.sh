@@ -7,7 +7,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v groff >/dev/null 2>&1 || { echo "no groff (Debian: groff-base)"; exit 77; }
 n=0
-for page in "$top_srcdir"/doc/*.1; do
+for page in "$top_srcdir"/doc/*.[1-9]; do
 	n=$((n + 1))
 	groff -man -Tutf8 -ww -z "$page" 2>"$tmp/warnings"
 	[ ! -s "$tmp/warnings" ] || fail "$page: groff warns: $(cat "$tmp/warnings")"
