@@ -18,6 +18,11 @@ fi
 
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
+# as_root: whether the test may use root's powers (swap files, cgroups,
+# mounts): run as root, and not asked to stay unprivileged
+# (ANONSIM_TESTS_UNPRIVILEGED=1, as the Debian package's build does)
+as_root() { [ "$(id -u)" = 0 ] && [ "${ANONSIM_TESTS_UNPRIVILEGED:-0}" != 1 ]; }
+
 # expect_status STATUS CMD...: run CMD, keep stdout/stderr in $out/$err.
 expect_status() {
 	want=$1; shift

@@ -61,7 +61,7 @@ bad_config 's/^tolerance-mib .*/tolerance-mib -1/' \
 # the synthesized boot cannot be written (a full $TMPDIR: an 8 KiB tmpfs,
 # as root on Linux): one message, exit 5, nothing left there; the mount is
 # undone however the test ends
-if [ "$(id -u)" = 0 ] && [ "$(uname -s)" = Linux ] && mkdir "$tmp/full" &&
+if as_root && [ "$(uname -s)" = Linux ] && mkdir "$tmp/full" &&
 	mount -t tmpfs -o size=8k anonsim-test "$tmp/full" 2>/dev/null; then
 	trap 'umount "$tmp/full"; rm -rf "$tmp"' EXIT
 	trap 'exit 130' INT

@@ -25,7 +25,7 @@
 
 "$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
 	echo "anonsim live is not built here (Linux only)"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "needs root: a memory cgroup and a swap file"; exit 77; }
+as_root || { echo "needs root: a memory cgroup and a swap file"; exit 77; }
 [ -w /sys/fs/cgroup/memory/memory.limit_in_bytes ] || [ -d /sys/fs/cgroup/memory ] || {
 	echo "needs the cgroup v1 memory controller at /sys/fs/cgroup/memory"; exit 77; }
 [ -f /sys/fs/cgroup/memory/memory.memsw.usage_in_bytes ] || {

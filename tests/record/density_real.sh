@@ -15,7 +15,7 @@ skip() { echo "SKIP: $*"; exit 77; }
 rec=$top_srcdir/src/record
 tools=$top_builddir/src/record
 [ "$(uname -s)" = Linux ] || skip "needs a Linux host"
-[ "$(id -u)" = 0 ] || skip "needs root: a memory cgroup and a swap file"
+as_root || skip "needs root: a memory cgroup and a swap file"
 [ -x /usr/bin/linux ] || skip "user-mode-linux is not installed (/usr/bin/linux)"
 [ -f /sys/fs/cgroup/memory/memory.memsw.usage_in_bytes ] ||
 	skip "needs the cgroup v1 memory controller with swap accounting"
