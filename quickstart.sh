@@ -20,10 +20,11 @@ RUN_PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev gn
 # for the sweep's job test, valgrind for make check-valgrind, gcovr for make
 # coverage, the 6.1 kernel source and what building it needs for make
 # check-kernel (/dev/anon in a UML guest), groff to render the man pages,
-# bash-completion to load the installed completion as bash does.
+# bash-completion to load the installed completion as bash does, debhelper
+# and autopkgtest for make deb and make deb-test (the Debian packages).
 TEST_PACKAGES="check clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static
 debootstrap parallel jq valgrind gcovr linux-source-6.1 flex bison bc xz-utils groff-base
-bash-completion"
+bash-completion debhelper autopkgtest"
 
 missing_packages() {
 	for p in $PACKAGES; do
