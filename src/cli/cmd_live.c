@@ -59,6 +59,10 @@ static void live_usage(FILE *f)
 	      "                        its cgroup before its first event; else 0)\n"
 	      "      --cache-tolerance PCT  allowed page-cache difference (default: 2);\n"
 	      "                        tmpfs pages must be equal (without -m)\n"
+	      "      --fast            under -m, run events as fast as they go instead\n"
+	      "                        of at their time on the host's clock (quicker,\n"
+	      "                        but the kernel then reclaims with statistics\n"
+	      "                        older than the pressure: not what UML meets)\n"
 	      OUT_OPTIONS_HELP
 	      "  -h, --help            this help\n"
 	      "\n"
@@ -122,8 +126,8 @@ static void put_table(FILE *f, const struct live_result *res, const char *dir)
 		res->fstype, dir, res->readahead_kb);
 	if (res->pressure)
 		fprintf(f, ", memory cgroup of %.1f MiB, swap %.1f MiB, overhead %.0f KiB"
-			" per instance", res->host_mem / 1048576.0, res->swap / 1048576.0,
-			res->overhead / 1024.0);
+			" per instance, %s", res->host_mem / 1048576.0, res->swap / 1048576.0,
+			res->overhead / 1024.0, res->paced ? "at the trace's pace" : "fast");
 	fprintf(f, "\n  %-18s %8s %8s %8s %8s %8s %7s %7s %7s %7s\n", "point", "trace s",
 		"tmpfs", "model", "cache", "model", "swap", "model", "swapouts", "model");
 	for (i = 0; i < res->npt; i++) {
@@ -261,6 +265,7 @@ static int put_json(FILE *f, const struct live_opts *o, const struct live_result
 		json_null(&j, "overhead_mib");	/* measured by a probe: in each result */
 	json_string(&j, "dir", o->dir);
 	json_number(&j, "cache_tolerance_pct", fmt_double(b, o->cache_tolerance));
+	json_bool(&j, "paced", mo.host_mem && !o->fast);
 	json_end(&j);
 	if ((rc = json_traces(&j, traces, ntraces)))
 		return rc;
@@ -272,7 +277,7 @@ static int put_json(FILE *f, const struct live_opts *o, const struct live_result
 	return 0;
 }
 
-enum { O_TOL = HOST_O_END };
+enum { O_TOL = HOST_O_END, O_FAST };
 
 /* What the command line asks of a live run. */
 struct live_cli {
@@ -321,6 +326,9 @@ static int live_option(struct live_cli *cli, int opt, char **argv)
 			return EXIT_USAGE;
 		}
 		return 0;
+	case O_FAST:
+		cli->o.fast = true;
+		return 0;
 	case 'h':
 		live_usage(stdout);
 		return -1;
@@ -342,6 +350,7 @@ static int live_parse(struct live_cli *cli, int argc, char **argv)
 		{ "overhead", required_argument, NULL, HOST_O_OVERHEAD },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "cache-tolerance", required_argument, NULL, O_TOL },
+		{ "fast", no_argument, NULL, O_FAST },
 		OUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
