@@ -63,6 +63,8 @@ static void live_usage(FILE *f)
 	      "                        of at their time on the host's clock (quicker,\n"
 	      "                        but the kernel then reclaims with statistics\n"
 	      "                        older than the pressure: not what UML meets)\n"
+	      "                        Under -m the host's DAMON contexts are paused\n"
+	      "                        for the run (see anonsim(1))\n"
 	      OUT_OPTIONS_HELP
 	      "  -h, --help            this help\n"
 	      "\n"
@@ -126,8 +128,9 @@ static void put_table(FILE *f, const struct live_result *res, const char *dir)
 		res->fstype, dir, res->readahead_kb);
 	if (res->pressure)
 		fprintf(f, ", memory cgroup of %.1f MiB, swap %.1f MiB, overhead %.0f KiB"
-			" per instance, %s", res->host_mem / 1048576.0, res->swap / 1048576.0,
-			res->overhead / 1024.0, res->paced ? "at the trace's pace" : "fast");
+			" per instance, %s, DAMON %s", res->host_mem / 1048576.0,
+			res->swap / 1048576.0, res->overhead / 1024.0,
+			res->paced ? "at the trace's pace" : "fast", res->damon);
 	fprintf(f, "\n  %-18s %8s %8s %8s %8s %8s %7s %7s %7s %7s\n", "point", "trace s",
 		"tmpfs", "model", "cache", "model", "swap", "model", "swapouts", "model");
 	for (i = 0; i < res->npt; i++) {
@@ -229,6 +232,10 @@ static void json_run(struct json *j, const struct live_result *res)
 	json_string(j, "filesystem", res->fstype);
 	json_int(j, "readahead_kb", res->readahead_kb);
 	json_number(j, "overhead_mib", fmt_bytes_mib(b, res->overhead));
+	if (res->damon)
+		json_string(j, "damon", res->damon);
+	else
+		json_null(j, "damon");
 	json_number(j, "first_swap_out_s", fmt_seconds(b, res->first_us));
 	json_number(j, "model_first_swap_out_s", fmt_seconds(b, res->m_first_us));
 	if (res->pressure)

@@ -38,6 +38,10 @@
 [ -z "${SAN_CFLAGS:-}" ] || {
 	echo "a sanitizer build: its own memory would count in the cgroup"; exit 77; }
 mkdir "$tmp/scratch"
+# the host's DAMON contexts: paused for each run, as they were after it
+damon_states() { cat /sys/kernel/mm/damon/admin/kdamonds/*/state 2>/dev/null | tr '\n' ' '; }
+damon_before=$(damon_states)
+case " $damon_before" in *" on "*) damon_want=paused ;; *) damon_want=none ;; esac
 boot="$top_srcdir/traces/debian-boot-64M.trace.gz"
 
 # column VALUE of the row whose point is POINT
@@ -83,11 +87,13 @@ pid=$!
 i=0
 while ! grep -q "$tmp/scratch" /proc/swaps && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 grep -q "$tmp/scratch" /proc/swaps || fail "the swap file never came on"
+case " $(damon_states)" in *" on "*) fail "DAMON still on during a run: $(damon_states)" ;; esac
 kill -INT $pid
 wait $pid
 status=$?
 [ $status -eq 130 ] || fail "SIGINT: exit status $status, expected 130"
 grep -q "$tmp/scratch" /proc/swaps && fail "the swap file is still on after SIGINT"
+[ "$(damon_states)" = "$damon_before" ] || fail "DAMON after SIGINT: $(damon_states), before: $damon_before"
 [ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left: $(ls -R "$tmp/scratch")"
 # its own cgroup, by its process id: other runs on the host may have theirs
 [ ! -d "/sys/fs/cgroup/memory/anonsim-live.$pid" ] ||
@@ -121,8 +127,9 @@ if command -v jq >/dev/null; then
 		-d "$tmp/scratch" "$tmp/slow.trace"
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	[ "$ms" -ge 1400 ] || fail "a paced run of 1.4 s of host time took $ms ms"
-	[ "$(jq -c '[.inputs.paced, .results[0].points[-1].time_s]' "$tmp/paced.json")" = '[true,1.4]' ] ||
-		fail "paced run: $(jq -c '[.inputs.paced, .results[0].points[-1].time_s]' "$tmp/paced.json")"
+	got=$(jq -c '[.inputs.paced, .results[0].points[-1].time_s, .results[0].damon]' "$tmp/paced.json")
+	[ "$got" = "[true,1.4,\"$damon_want\"]" ] || fail "paced run: $got"
+	[ "$(damon_states)" = "$damon_before" ] || fail "DAMON after a run: $(damon_states), before: $damon_before"
 	expect_status 0 "$ANONSIM" live --fast --json -o "$tmp/fast.json" -s punch -n 2 -m 64M --swap 0 \
 		-d "$tmp/scratch" "$tmp/slow.trace"
 	[ "$(jq -c '[.inputs.paced, .results[0].points[-1].tmpfs_pages]' "$tmp/fast.json")" = '[false,6]' ] ||
