@@ -131,6 +131,8 @@ static void put_table(FILE *f, const struct live_result *res, const char *dir)
 			" per instance, %s, DAMON %s", res->host_mem / 1048576.0,
 			res->swap / 1048576.0, res->overhead / 1024.0,
 			res->paced ? "at the trace's pace" : "fast", res->damon);
+	if (res->paced)
+		fprintf(f, ", events up to %.3f s late", res->late_us / 1e6);
 	fprintf(f, "\n  %-18s %8s %8s %8s %8s %8s %7s %7s %7s %7s\n", "point", "trace s",
 		"tmpfs", "model", "cache", "model", "swap", "model", "swapouts", "model");
 	for (i = 0; i < res->npt; i++) {
@@ -236,6 +238,10 @@ static void json_run(struct json *j, const struct live_result *res)
 		json_string(j, "damon", res->damon);
 	else
 		json_null(j, "damon");
+	if (res->paced)
+		json_number(j, "late_max_s", fmt_seconds(b, res->late_us));
+	else
+		json_null(j, "late_max_s");
 	json_number(j, "first_swap_out_s", fmt_seconds(b, res->first_us));
 	json_number(j, "model_first_swap_out_s", fmt_seconds(b, res->m_first_us));
 	if (res->pressure)

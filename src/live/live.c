@@ -326,8 +326,12 @@ static int pace(struct run *r, uint64_t now_us, char *err, size_t errlen)
 	if (r->pace0_us < 0)
 		return 0;
 	wait = r->pace0_us + (int64_t)now_us - clock_us();
-	if (wait <= 0)
+	if (wait <= 0) {
+		/* behind the clock: the machine is too busy to keep the pace */
+		if (-wait > r->res->late_us)
+			r->res->late_us = -wait;
 		return 0;
+	}
 	if (flush(r, err, errlen))
 		return -1;
 	wait = r->pace0_us + (int64_t)now_us - clock_us();

@@ -55,6 +55,7 @@ struct live_result {
 	int64_t readahead_kb;		/* of its device: the model's window */
 	bool pressure;			/* in a memory cgroup */
 	bool paced;			/* events waited for their host time */
+	int64_t late_us;		/* paced: the most an event came after its time */
 	const char *damon;		/* under pressure, the host's DAMON contexts:
 					 * none, paused or running (live/damon.h) */
 	uint64_t host_mem, swap;	/* bytes: the cgroup's limit, the swap file (0: none) */
