@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/cli_traces.h"
 #include "cli/usage.h"
 #include "cli/host_options.h"
 #include "cli/output_format.h"
@@ -38,6 +39,7 @@ static void live_usage(FILE *f)
 	      "and the page cache of the disk files (mincore) beside the model's\n"
 	      "prediction for the same trace at the readahead window of the scratch\n"
 	      "directory's device.\n"
+	      TRACE_ARGS_HELP
 	      "\n"
 	      "Options:\n"
 	      "  -s, --strategy LIST   strategies, comma-separated, or \"all\" (default:\n"
@@ -452,7 +454,7 @@ int cmd_live(int argc, char **argv)
 	struct live_cli cli = { .nruns = -2, .o = { .cache_tolerance = 2.0 } };
 	const char *tmpdir = getenv("TMPDIR");
 	struct live_result *res;
-	char *const *traces;
+	char **traces;
 	unsigned ntraces, nres = 0, i;
 	bool missed = false;
 	int rc;
@@ -466,6 +468,8 @@ int cmd_live(int argc, char **argv)
 	live_complete(&cli);
 	traces = argv + optind;
 	ntraces = (unsigned)(argc - optind);
+	if ((rc = cli_traces_ready(traces, ntraces, false)))
+		return rc;
 	if ((rc = out_open(&cli.out, traces, ntraces)))
 		return rc;
 	/* one process, no read-ahead threads: instances are forked as they start */
