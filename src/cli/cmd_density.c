@@ -35,8 +35,8 @@ static void density_usage(FILE *f)
 	      "sweep stops after two consecutive N that swap.  With --stagger or\n"
 	      "--check, where N instances are no prefix of more, the density is found\n"
 	      "by bisection from O(log N) replays, and the table lists the points\n"
-	      "replayed (--every-n: replay every N instead).  A TRACE of - is\n"
-	      "standard input.\n"
+	      "replayed (--every-n: replay every N instead).\n"
+	      TRACE_ARGS_HELP
 	      "\n"
 	      "Options:\n", f);
 	host_options_usage(f, "");
@@ -301,7 +301,7 @@ int cmd_density(int argc, char **argv)
 	rc = density_parse(&dc, argc, argv);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = cli_traces_ready(dc.traces, dc.ntraces)))
+	if ((rc = cli_traces_ready(dc.traces, dc.ntraces, dc.quiet)))
 		return rc;
 	dc.hc.o.progress = !dc.quiet && isatty(STDERR_FILENO);
 	/* the output is ready before the sweep, not found wanting after it */

@@ -31,7 +31,7 @@ static void fidelity_usage(FILE *f)
 	      "page cache when it has a 'footprint cache:DEV' event; tmpfs when it\n"
 	      "also has a 'footprint tmpfs' event and touch events (a trace without\n"
 	      "touches, such as one imported from strace, cannot predict tmpfs).\n"
-	      "A TRACE of - is standard input.\n"
+	      TRACE_ARGS_HELP
 	      "\n"
 	      "Options:\n"
 	      "      --tmpfs-tolerance PCT   allowed tmpfs difference (default: 2)\n"
@@ -342,7 +342,7 @@ int cmd_fidelity(int argc, char **argv)
 	rc = fidelity_parse(&fc, argc, argv);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = cli_traces_ready(fc.traces, fc.n)))
+	if ((rc = cli_traces_ready(fc.traces, fc.n, false)))
 		return rc;
 	v = xcalloc(fc.n, sizeof(*v), "the verdicts");
 	if ((rc = out_open(&fc.out, fc.traces, fc.n))) {

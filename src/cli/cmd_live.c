@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/cli_traces.h"
 #include "cli/usage.h"
 #include "cli/host_options.h"
 #include "cli/output_format.h"
@@ -38,6 +39,7 @@ static void live_usage(FILE *f)
 	      "and the page cache of the disk files (mincore) beside the model's\n"
 	      "prediction for the same trace at the readahead window of the scratch\n"
 	      "directory's device.\n"
+	      TRACE_ARGS_HELP
 	      "\n"
 	      "Options:\n"
 	      "  -s, --strategy LIST   strategies, comma-separated, or \"all\" (default:\n"
@@ -59,6 +61,12 @@ static void live_usage(FILE *f)
 	      "                        its cgroup before its first event; else 0)\n"
 	      "      --cache-tolerance PCT  allowed page-cache difference (default: 2);\n"
 	      "                        tmpfs pages must be equal (without -m)\n"
+	      "      --fast            under -m, run events as fast as they go instead\n"
+	      "                        of at their time on the host's clock (quicker,\n"
+	      "                        but the kernel then reclaims with statistics\n"
+	      "                        older than the pressure: not what UML meets)\n"
+	      "                        Under -m the host's DAMON contexts are paused\n"
+	      "                        for the run (see anonsim(1))\n"
 	      OUT_OPTIONS_HELP
 	      "  -h, --help            this help\n"
 	      "\n"
@@ -122,8 +130,11 @@ static void put_table(FILE *f, const struct live_result *res, const char *dir)
 		res->fstype, dir, res->readahead_kb);
 	if (res->pressure)
 		fprintf(f, ", memory cgroup of %.1f MiB, swap %.1f MiB, overhead %.0f KiB"
-			" per instance", res->host_mem / 1048576.0, res->swap / 1048576.0,
-			res->overhead / 1024.0);
+			" per instance, %s, DAMON %s", res->host_mem / 1048576.0,
+			res->swap / 1048576.0, res->overhead / 1024.0,
+			res->paced ? "at the trace's pace" : "fast", res->damon);
+	if (res->paced)
+		fprintf(f, ", events up to %.3f s late", res->late_us / 1e6);
 	fprintf(f, "\n  %-18s %8s %8s %8s %8s %8s %7s %7s %7s %7s\n", "point", "trace s",
 		"tmpfs", "model", "cache", "model", "swap", "model", "swapouts", "model");
 	for (i = 0; i < res->npt; i++) {
@@ -225,6 +236,14 @@ static void json_run(struct json *j, const struct live_result *res)
 	json_string(j, "filesystem", res->fstype);
 	json_int(j, "readahead_kb", res->readahead_kb);
 	json_number(j, "overhead_mib", fmt_bytes_mib(b, res->overhead));
+	if (res->damon)
+		json_string(j, "damon", res->damon);
+	else
+		json_null(j, "damon");
+	if (res->paced)
+		json_number(j, "late_max_s", fmt_seconds(b, res->late_us));
+	else
+		json_null(j, "late_max_s");
 	json_number(j, "first_swap_out_s", fmt_seconds(b, res->first_us));
 	json_number(j, "model_first_swap_out_s", fmt_seconds(b, res->m_first_us));
 	if (res->pressure)
@@ -261,6 +280,7 @@ static int put_json(FILE *f, const struct live_opts *o, const struct live_result
 		json_null(&j, "overhead_mib");	/* measured by a probe: in each result */
 	json_string(&j, "dir", o->dir);
 	json_number(&j, "cache_tolerance_pct", fmt_double(b, o->cache_tolerance));
+	json_bool(&j, "paced", mo.host_mem && !o->fast);
 	json_end(&j);
 	if ((rc = json_traces(&j, traces, ntraces)))
 		return rc;
@@ -272,7 +292,7 @@ static int put_json(FILE *f, const struct live_opts *o, const struct live_result
 	return 0;
 }
 
-enum { O_TOL = HOST_O_END };
+enum { O_TOL = HOST_O_END, O_FAST };
 
 /* What the command line asks of a live run. */
 struct live_cli {
@@ -321,6 +341,9 @@ static int live_option(struct live_cli *cli, int opt, char **argv)
 			return EXIT_USAGE;
 		}
 		return 0;
+	case O_FAST:
+		cli->o.fast = true;
+		return 0;
 	case 'h':
 		live_usage(stdout);
 		return -1;
@@ -342,6 +365,7 @@ static int live_parse(struct live_cli *cli, int argc, char **argv)
 		{ "overhead", required_argument, NULL, HOST_O_OVERHEAD },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "cache-tolerance", required_argument, NULL, O_TOL },
+		{ "fast", no_argument, NULL, O_FAST },
 		OUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -430,7 +454,7 @@ int cmd_live(int argc, char **argv)
 	struct live_cli cli = { .nruns = -2, .o = { .cache_tolerance = 2.0 } };
 	const char *tmpdir = getenv("TMPDIR");
 	struct live_result *res;
-	char *const *traces;
+	char **traces;
 	unsigned ntraces, nres = 0, i;
 	bool missed = false;
 	int rc;
@@ -444,6 +468,8 @@ int cmd_live(int argc, char **argv)
 	live_complete(&cli);
 	traces = argv + optind;
 	ntraces = (unsigned)(argc - optind);
+	if ((rc = cli_traces_ready(traces, ntraces, false)))
+		return rc;
 	if ((rc = out_open(&cli.out, traces, ntraces)))
 		return rc;
 	/* one process, no read-ahead threads: instances are forked as they start */

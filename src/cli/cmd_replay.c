@@ -26,7 +26,8 @@ static void replay_usage(FILE *f)
 	      "\n"
 	      "Replay UML traces through the host model and report host memory by\n"
 	      "category for each strategy.  Each TRACE is one instance; --instances\n"
-	      "boots each of them N times.  A TRACE of - is standard input.\n"
+	      "boots each of them N times.\n"
+	      TRACE_ARGS_HELP
 	      "\n"
 	      "Options:\n", f);
 	host_options_usage(f, "  -n, --instances N     boot each trace N times (default: 1)\n");
@@ -247,7 +248,7 @@ int cmd_replay(int argc, char **argv)
 	rc = replay_parse(&rp, argc, argv);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = cli_traces_ready(rp.traces, rp.ntraces)))
+	if ((rc = cli_traces_ready(rp.traces, rp.ntraces, rp.quiet)))
 		return rc;
 	rp.hc.o.progress = !rp.quiet && isatty(STDERR_FILENO);
 	if ((rc = replay_open_outputs(&rp)))

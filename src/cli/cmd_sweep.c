@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/cli_traces.h"
 #include "cli/usage.h"
 #include "cli/host_options.h"
 #include "cli/output_file.h"
@@ -38,6 +39,7 @@ static void sweep_usage(FILE *f)
 	      "value of the lists below) and write one CSV row per combination: its\n"
 	      "number and parameters, then the figures of \"anonsim replay --csv\n"
 	      "--pages\".  Lists are comma-separated, e.g. -m 256M,512M,1G.\n"
+	      TRACE_ARGS_HELP
 	      "\n"
 	      "Options taking lists:\n"
 	      "  -s, --strategy LIST   strategies, or \"all\" (default: all)\n"
@@ -658,6 +660,8 @@ int cmd_sweep(int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	if (sc.merge)
 		return sweep_merge_parts(&sc, argv + optind, (unsigned)(argc - optind));
+	if ((rc = cli_traces_ready(argv + optind, (unsigned)(argc - optind), sc.quiet)))
+		return rc;
 	rc = sweep_complete_grid(&sc, argv + optind, (unsigned)(argc - optind));
 	if (rc)
 		return rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/cli_traces.h"
 #include "cli/usage.h"
 #include "cli/output_file.h"
 #include "cli/output_format.h"
@@ -26,12 +27,14 @@ static void usage(FILE *out)
 		"       anonsim trace stat [-o FILE] [--csv | --json] FILE\n"
 		"       anonsim trace convert IN OUT\n"
 		"       anonsim trace cat FILE\n"
+		"       anonsim trace list [-o FILE] [--csv | --json]\n"
 		"       anonsim trace gen PROFILE OUT\n"
 		"       anonsim trace import --from strace --memory SIZE -o OUT LOG\n"
 		"\n"
 		"Read traces of User-Mode Linux runs (see traces/FORMAT.md): text\n"
 		"(.trace) or binary (.atr), either plain or gzip-compressed (.gz).\n"
-		"A FILE or IN of - is standard input.\n"
+		"A FILE or IN of - is standard input; one that names no file but a\n"
+		"shipped trace (debian-boot-64M) is that trace (anonsim trace list).\n"
 		"\n"
 		"  check    validate each FILE; print the number of its events\n"
 		"  stat     print FILE's header and what its events add up to\n"
@@ -39,6 +42,8 @@ static void usage(FILE *out)
 		"           .atr.gz) chooses the encoding and compression; OUT appears\n"
 		"           only when complete\n"
 		"  cat      print FILE in the text encoding on standard output\n"
+		"  list     the shipped traces: name, size, length, provenance\n"
+		"           (anonsim trace list --help)\n"
 		"  gen      synthesize a boot trace from a profile (anonsim trace gen --help)\n"
 		"  import   a trace from the strace log of a UML run\n"
 		"           (anonsim trace import --help)\n"
@@ -70,7 +75,9 @@ static void sub_usage(FILE *out, const struct sub *sb)
 {
 	fprintf(out, "Usage: anonsim trace %s%s %s\n\n%s", sb->name,
 		sb->outputs ? " [OPTIONS]" : "", sb->args, sb->what);
-	fputs("An input of - (FILE, IN) is standard input.\n\nOptions:\n", out);
+	fputs("An input of - (FILE, IN) is standard input; one that names no file but\n"
+	      "a shipped trace (debian-boot-64M) is that trace (anonsim trace list).\n"
+	      "\nOptions:\n", out);
 	if (sb->outputs)
 		fputs(OUT_OPTIONS_HELP, out);
 	fputs("  -h, --help            this help\n\n" EXIT_STATUS_HELP, out);
@@ -496,7 +503,7 @@ int cmd_trace(int argc, char **argv)
 	}
 	for (sb = subs; sb->name && strcmp(sb->name, sub); sb++)
 		;
-	if (sb->name || !strcmp(sub, "gen") || !strcmp(sub, "import")) {
+	if (sb->name || !strcmp(sub, "gen") || !strcmp(sub, "import") || !strcmp(sub, "list")) {
 		snprintf(command, sizeof(command), "trace %s", sub);
 		msg_set_command(command);
 	}
@@ -504,6 +511,8 @@ int cmd_trace(int argc, char **argv)
 		return cmd_trace_gen(argc - 1, argv + 1);
 	if (!strcmp(sub, "import"))
 		return cmd_trace_import(argc - 1, argv + 1);
+	if (!strcmp(sub, "list"))
+		return cmd_trace_list(argc - 1, argv + 1);
 	if (!sb->name) {
 		msg("unknown subcommand '%s' (see anonsim trace --help)", sub);
 		return EXIT_USAGE;
@@ -532,12 +541,16 @@ int cmd_trace(int argc, char **argv)
 		int i, worst = EXIT_OK;
 
 		for (i = 0; i < argc - 1 - optind; i++) {
-			rc = trace_check(argv[i]);
+			rc = cli_trace_arg(&argv[i], false);
+			if (!rc)
+				rc = trace_check(argv[i]);
 			if (rc > worst)
 				worst = rc;
 		}
 		return worst;
 	}
+	if ((rc = cli_trace_arg(&argv[0], false)))
+		return rc;
 	if (!strcmp(sub, "stat"))
 		return trace_stat(argv[0], &out);
 	if (!strcmp(sub, "convert"))

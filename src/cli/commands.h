@@ -23,6 +23,7 @@ int cmd_reproduce(int argc, char **argv);
 int cmd_trace_gen(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_trace_import(int argc, char **argv);
+int cmd_trace_list(int argc, char **argv);
 int cmd_density(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_live(int argc, char **argv);	/* Linux only (HAVE_LIVE) */

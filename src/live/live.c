@@ -16,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "live/cgroup.h"
+#include "live/damon.h"
 #include "live/live.h"
 #include "live/measure.h"
 #include "live/proc.h"
@@ -62,6 +64,7 @@ struct run {
 	int64_t swap_outs0, swap0;	/* the host's counters before the run */
 	int64_t first_real_us;		/* -1: no swap-out seen yet */
 	unsigned pt_cap;		/* room in res->pt */
+	int64_t pace0_us;		/* paced: the clock when host time 0 was; -1: not paced */
 };
 
 /* --- files --------------------------------------------------------------------- */
@@ -299,11 +302,56 @@ static void add_point(struct run *r, struct live_point *pt)
 	res->beyond |= pt->apart;
 }
 
+static int64_t clock_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/*
+ * Paced (under pressure, unless --fast): wait until host time @now_us comes
+ * on the clock, the events before it done.  Reclaim depends on the clock:
+ * its heuristics read the memory cgroup's statistics, which the kernel
+ * flushes every 2 s (mem_cgroup_flush_stats_ratelimited()), and swap is
+ * written at the disk's pace.  A replay many times faster than the trace
+ * reclaims with statistics from before the pressure began and measures a
+ * host no UML runs on.
+ */
+static int pace(struct run *r, uint64_t now_us, char *err, size_t errlen)
+{
+	int64_t wait;
+
+	if (r->pace0_us < 0)
+		return 0;
+	wait = r->pace0_us + (int64_t)now_us - clock_us();
+	if (wait <= 0) {
+		/* behind the clock: the machine is too busy to keep the pace */
+		if (-wait > r->res->late_us)
+			r->res->late_us = -wait;
+		return 0;
+	}
+	if (flush(r, err, errlen))
+		return -1;
+	wait = r->pace0_us + (int64_t)now_us - clock_us();
+	if (wait > 0) {
+		struct timespec ts = { wait / 1000000, (wait % 1000000) * 1000 };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	return 0;
+}
+
 /* The model's hook: before event @ev of instance @k is applied. */
 static int observe(void *arg, unsigned k, const struct trace_event *ev,
 		   const struct host *h, char *err, size_t errlen)
 {
 	struct run *r = arg;
+
+	if (pace(r, h->now_us, err, errlen))
+		return EXIT_OUTPUT;
 
 	if (!r->inst[k].started && (flush(r, err, errlen) || start_instance(r, k, err, errlen)))
 		return EXIT_OUTPUT;
@@ -401,6 +449,10 @@ int live_run(const char *path, const struct live_strategy *s,
 	trace_close(tr);
 	if (scratch_open(o->dir, res->fstype, sizeof(res->fstype), err, errlen))
 		return EXIT_USAGE;
+	if (r.pressure) {
+		res->damon = damon_state_name(damon_pause());
+		scratch_undo_at_exit(damon_resume);
+	}
 	if (r.pressure && (cgroup_open(o->model.host_mem, err, errlen) ||
 			   (o->model.swap && swapfile_open(o->model.swap, err, errlen)))) {
 		rc = EXIT_USAGE;
@@ -428,6 +480,8 @@ int live_run(const char *path, const struct live_strategy *s,
 	res->overhead = mo.overhead;
 	r.swap_outs0 = host_swap_outs();
 	r.swap0 = swap_used_pages();
+	res->paced = r.pressure && !o->fast;
+	r.pace0_us = res->paced ? clock_us() : -1;
 
 	rc = replay_run(paths, 1, strategy_find(s->name), ANON_FIXED, &mo, &rr, err, errlen);
 	if (rc)

@@ -27,6 +27,8 @@ struct live_opts {
 	struct replay_opts model;	/* host memory, swap, policy, instances, stagger
 					 * (readahead: the device's; share: always) */
 	bool overhead_given;		/* else, under pressure, measured by a probe */
+	bool fast;			/* under pressure: events as fast as they go, not
+					 * at their host time */
 	double cache_tolerance;		/* percent: page cache, real against model */
 };
 
@@ -52,6 +54,10 @@ struct live_result {
 	char fstype[32];		/* the scratch directory's filesystem */
 	int64_t readahead_kb;		/* of its device: the model's window */
 	bool pressure;			/* in a memory cgroup */
+	bool paced;			/* events waited for their host time */
+	int64_t late_us;		/* paced: the most an event came after its time */
+	const char *damon;		/* under pressure, the host's DAMON contexts:
+					 * none, paused or running (live/damon.h) */
 	uint64_t host_mem, swap;	/* bytes: the cgroup's limit, the swap file (0: none) */
 	uint64_t overhead;		/* bytes the model charged per instance */
 	struct live_point *pt;		/* in the order measured, the end last */

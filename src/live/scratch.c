@@ -34,6 +34,7 @@ static volatile sig_atomic_t nr_children;
 static char swap_file[PATH_MAX];
 static char last_dir[PATH_MAX];
 static char limit_file[PATH_MAX + 32];
+static void (*volatile undo_last)(void);
 static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 /* the actions before scratch_open(), given back by scratch_close() */
 static struct sigaction saved[sizeof(cleanup_signals) / sizeof(cleanup_signals[0])];
@@ -55,6 +56,9 @@ static void remove_all(void)
 	if (last_dir[0])
 		rmdir(last_dir);
 	last_dir[0] = '\0';
+	if (undo_last)
+		undo_last();
+	undo_last = NULL;
 }
 
 /* Async-signal-safe: everything a run made, undone (a signal, die_oom). */
@@ -202,6 +206,11 @@ void scratch_remove_dir_last(const char *path)
 {
 	snprintf(last_dir, sizeof(last_dir), "%s", path);
 	snprintf(limit_file, sizeof(limit_file), "%s/memory.limit_in_bytes", path);
+}
+
+void scratch_undo_at_exit(void (*undo)(void))
+{
+	undo_last = undo;
 }
 
 void scratch_close(void)

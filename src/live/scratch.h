@@ -41,6 +41,9 @@ void scratch_swapoff_at_exit(const char *path);
  */
 void scratch_remove_dir_last(const char *path);
 
+/* Something else to undo at the end, after the files (async-signal-safe). */
+void scratch_undo_at_exit(void (*undo)(void));
+
 /* Remove every scratch file and the directory. */
 void scratch_close(void);
 

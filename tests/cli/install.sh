@@ -3,13 +3,15 @@
 # install.sh - "make install" into a scratch DESTDIR gives a tool that runs
 # from any directory: anonsim reproduce finds the installed config, profile
 # and traces (ANONSIM_DATADIR stands for the compiled-in pkgdatadir, which
-# DESTDIR moves), anonsim-plot draws from the installed scripts, the
-# documents the README links to are installed beside it, and without data
-# the error names the place looked at and -c.
+# DESTDIR moves), every trace of the source tree is installed and found by
+# name, anonsim-plot draws from the installed scripts, the documents the
+# README links to are installed beside it, and without data the error
+# names the place looked at and -c.
 . "$top_srcdir/tests/lib.sh"
 : "${MAKE:?run through make check}" "${bindir:?}" "${pkgdatadir:?}" "${docdir:?}" "${mandir:?}" \
 	"${bashcompletiondir:?}"
 dest=$tmp/dest
+src=$(cd "$top_srcdir" && pwd) || exit 1
 
 # the build tree's make, apart from the jobs of the make running the tests
 if ! (cd "$top_builddir" && MAKEFLAGS= MFLAGS= $MAKE install DESTDIR="$dest") \
@@ -61,6 +63,16 @@ traces=$(sed -n 's/^trace //p' "$data/traces/reproduce.conf")
 for t in $traces; do
 	expect_status 0 "$anonsim" trace check "$data/traces/$t"
 done
+# the installed traces are those the source tree ships, each by its name
+(cd "$src/traces" && ls ./*.trace.gz calibration/*.trace.gz) |
+	sed -e 's|^\./||' -e 's|^calibration/||' -e 's|\.trace\.gz$||' | sort >shipped
+expect_status 0 env ANONSIM_DATADIR="$data" "$anonsim" trace list --csv
+printf '%s\n' "$out" | awk -F, 'NR > 1 && $2 ~ /\.trace\.gz$/ { print $1 }' | sort >listed
+[ "$(wc -l <shipped)" -eq 8 ] || fail "the source tree has $(wc -l <shipped) traces, not 8"
+diff shipped listed >&2 || fail "trace list of the installed data: not the shipped traces"
+expect_status 0 env ANONSIM_DATADIR="$data" "$anonsim" trace check tmpfs-churn
+[ "$out" = "$data/traces/calibration/tmpfs-churn.trace.gz: ok, 1336 events" ] ||
+	fail "trace check tmpfs-churn: $out"
 
 # without ANONSIM_DATADIR the default is configure's pkgdatadir
 expect_status 0 env ANONSIM_DATADIR= "$anonsim" reproduce --help

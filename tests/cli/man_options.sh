@@ -27,7 +27,8 @@ done
 commands=$("$ANONSIM" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }')
 [ -n "$commands" ] || fail "no commands in anonsim --help"
 checked=0
-for cmd in $commands "trace check" "trace stat" "trace convert" "trace cat" "trace gen" "trace import"; do
+for cmd in $commands "trace check" "trace stat" "trace convert" "trace cat" "trace gen" "trace import" \
+	"trace list"; do
 	# shellcheck disable=SC2086 # cmd is one or two words
 	"$ANONSIM" $cmd --help >"$tmp/help" 2>&1 || { fail "anonsim $cmd --help failed"; continue; }
 	# a subcommand's help is its own, not its parent's

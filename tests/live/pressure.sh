@@ -5,6 +5,9 @@
 # and the cgroup v1 memory controller; the cgroup and swap file are gone
 # afterwards, also after a signal.
 #
+# The two runs use --fast (events as fast as they go, not at the trace's
+# pace: two 4-minute runs otherwise); the bounds below were measured so.
+#
 # Bounds, and why (README, "anonsim live under pressure", has the figures):
 # - 4 instances fit: neither swaps; reclaim takes page cache only, which
 #   ends within 5 % of the model's (the model charges the per-instance
@@ -35,13 +38,17 @@ as_root || { echo "needs root: a memory cgroup and a swap file"; exit 77; }
 [ -z "${SAN_CFLAGS:-}" ] || {
 	echo "a sanitizer build: its own memory would count in the cgroup"; exit 77; }
 mkdir "$tmp/scratch"
+# the host's DAMON contexts: paused for each run, as they were after it
+damon_states() { cat /sys/kernel/mm/damon/admin/kdamonds/*/state 2>/dev/null | tr '\n' ' '; }
+damon_before=$(damon_states)
+case " $damon_before" in *" on "*) damon_want=paused ;; *) damon_want=none ;; esac
 boot="$top_srcdir/traces/debian-boot-64M.trace.gz"
 
 # column VALUE of the row whose point is POINT
 col() { awk -F, -v p="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i }
 	NR > 1 && $4 == p { print $k[c] }' "$1"; }
 
-expect_status 0 "$ANONSIM" live --csv -s read-copy -n 4 -m 160M --swap 256M \
+expect_status 0 "$ANONSIM" live --fast --csv -s read-copy -n 4 -m 160M --swap 256M \
 	-d "$tmp/scratch" "$boot"
 printf '%s\n' "$out" >"$tmp/four.csv"
 [ "$(col "$tmp/four.csv" end swap_pages)/$(col "$tmp/four.csv" end model_swap_pages)" = 0/0 ] ||
@@ -56,7 +63,7 @@ model=$(col "$tmp/four.csv" end model_cache_pages)
 awk -v r="$real" -v m="$model" 'BEGIN { d = (m - r) / r; exit !(d <= 0.05 && d >= -0.05) }' ||
 	fail "4 instances: page cache $real, model $model: beyond 5 %"
 
-expect_status 0 "$ANONSIM" live --csv -s read-copy -n 6 -m 160M --swap 256M \
+expect_status 0 "$ANONSIM" live --fast --csv -s read-copy -n 6 -m 160M --swap 256M \
 	-d "$tmp/scratch" "$boot"
 printf '%s\n' "$out" >"$tmp/six.csv"
 fit=$(col "$tmp/six.csv" 4:work-done time_s)
@@ -80,11 +87,13 @@ pid=$!
 i=0
 while ! grep -q "$tmp/scratch" /proc/swaps && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 grep -q "$tmp/scratch" /proc/swaps || fail "the swap file never came on"
+case " $(damon_states)" in *" on "*) fail "DAMON still on during a run: $(damon_states)" ;; esac
 kill -INT $pid
 wait $pid
 status=$?
 [ $status -eq 130 ] || fail "SIGINT: exit status $status, expected 130"
 grep -q "$tmp/scratch" /proc/swaps && fail "the swap file is still on after SIGINT"
+[ "$(damon_states)" = "$damon_before" ] || fail "DAMON after SIGINT: $(damon_states), before: $damon_before"
 [ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left: $(ls -R "$tmp/scratch")"
 # its own cgroup, by its process id: other runs on the host may have theirs
 [ ! -d "/sys/fs/cgroup/memory/anonsim-live.$pid" ] ||
@@ -108,6 +117,24 @@ if command -v jq >/dev/null; then
 	[ "$got" = "$want" ] || fail "live --json under -m: $got"
 	pages=$(jq '.results[0].overhead_mib * 256' "$tmp/cg.json")
 	[ "$pages" -gt 0 ] 2>/dev/null || fail "the probe measured an overhead of $pages pages"
+
+	# paced: two instances of a trace whose last event is at 0.7 s end at
+	# 1.4 s of host time, and the run cannot end sooner; --fast does not wait
+	{ sed -n '1,/^events$/p' "$phases"; printf '0 mmap 0x60000000 65536 0\n'
+	  printf '100 touch 0 2\n700000 touch 2 1\n'; } >"$tmp/slow.trace"
+	t0=$(date +%s%N)
+	expect_status 0 "$ANONSIM" live --json -o "$tmp/paced.json" -s punch -n 2 -m 64M --swap 0 \
+		-d "$tmp/scratch" "$tmp/slow.trace"
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	[ "$ms" -ge 1400 ] || fail "a paced run of 1.4 s of host time took $ms ms"
+	got=$(jq -c '[.inputs.paced, .results[0].points[-1].time_s, .results[0].damon,
+		(.results[0].late_max_s | type)]' "$tmp/paced.json")
+	[ "$got" = "[true,1.4,\"$damon_want\",\"number\"]" ] || fail "paced run: $got"
+	[ "$(damon_states)" = "$damon_before" ] || fail "DAMON after a run: $(damon_states), before: $damon_before"
+	expect_status 0 "$ANONSIM" live --fast --json -o "$tmp/fast.json" -s punch -n 2 -m 64M --swap 0 \
+		-d "$tmp/scratch" "$tmp/slow.trace"
+	got=$(jq -c '[.inputs.paced, .results[0].points[-1].tmpfs_pages, .results[0].late_max_s]' "$tmp/fast.json")
+	[ "$got" = '[false,6,null]' ] || fail "--fast run: $got"
 fi
 
 expect_status 1 "$ANONSIM" live -n 65 "$boot"
