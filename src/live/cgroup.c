@@ -89,12 +89,29 @@ int64_t cgroup_pages(void)
 	return b < 0 ? -1 : b / PG_SIZE;
 }
 
+/*
+ * Swap is memory+swap less memory, two counters read one after the other:
+ * memory read on both sides of memory+swap, until it held still between
+ * (else a page charged or freed between the reads passes for swap, and a
+ * run that never swapped would have swapped when it was busiest).
+ */
 int64_t cgroup_swap_pages(void)
 {
-	int64_t all = read_number("memory.memsw.usage_in_bytes");
-	int64_t mem = read_number("memory.usage_in_bytes");
+	int64_t all = 0, mem = 0, mem2 = 0;
+	int tries;
 
-	return all < 0 || mem < 0 ? -1 : (all - mem) / PG_SIZE;
+	for (tries = 0; tries < 16; tries++) {
+		mem = read_number("memory.usage_in_bytes");
+		all = read_number("memory.memsw.usage_in_bytes");
+		mem2 = read_number("memory.usage_in_bytes");
+		if (all < 0 || mem < 0 || mem2 < 0)
+			return -1;
+		if (mem == mem2)
+			break;
+	}
+	if (mem2 > mem)
+		mem = mem2;	/* still moving: no more swap than surely is */
+	return all > mem ? (all - mem) / PG_SIZE : 0;
 }
 
 void cgroup_close(void)
