@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # anonsim trace import --from strace: logs strace wrote of a small program
-# in each of its forms (forms-*.strace), of a real UML boot here (attached
-# late), a hand-made log of what strace writes only
+# in each of its forms (forms-*.strace), of real UML boots here (one
+# attached late, one recorded at once with the project's recorder, whose
+# trace must come out again), a hand-made log of what strace writes only
 # when a process dies or strace lets go, and every refusal with its exact
 # message and status.  tests/trace/import-logs/README has how each was made.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -188,6 +189,34 @@ cache=$("$ANONSIM" replay -q --csv --pages -s read-copy --readahead 0 "$tmp/boot
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i } NR == 2 { print $k["final_cache_pages"] }')
 [ -n "$distinct" ] && [ "$cache" = "$distinct" ] || fail "page cache $cache, distinct pages read $distinct"
 
+# recorded at once by anonsim-strace-record --attach and anonsim-record: the
+# import holds the recorder's reads, writes, mmaps and munmaps, in its order
+# (main process 9937, io thread 10017: four digits and five)
+both="$logs/uml-busybox-both.strace.gz"
+expect_status 0 "$ANONSIM" trace import --from strace --memory 64M -o "$tmp/both.trace" "$both"
+[ "$out" = "$tmp/both.trace: 1535 events from $both; 2 calls left out (see its notes)" ] ||
+	fail "the simultaneous log: $out"
+[ -z "$err" ] || fail "the simultaneous log warned: $err"
+calls_of "$tmp/both.trace" >"$tmp/both.calls"
+calls_of "$logs/uml-busybox-both.trace.gz" | cmp -s - "$tmp/both.calls" ||
+	fail "the strace import differs from the recorder's trace: $(calls_of "$logs/uml-busybox-both.trace.gz" | diff - "$tmp/both.calls" | head -n 5)"
+[ "$(awk '{ n[$1]++ } END { printf "%d %d %d %d", n["read"], n["write"], n["mmap"], n["munmap"] }' "$tmp/both.calls")" = "1365 2 160 8" ] ||
+	fail "the simultaneous log's counts: $(awk '{ print $1 }' "$tmp/both.calls" | sort | uniq -c)"
+expect_match "$(notes "$tmp/both.trace" | head -n 1)" 'memory file \(6</dev/shm/\\x23[0-9]+>\(deleted\)\)'
+expect_status 0 "$ANONSIM" trace check "$tmp/both.trace"
+# each process's own log, as its strace wrote it: strace on one of them
+# alone misses what the other does, and the import says so
+gzip -dc "$both" | sed -n 's/^9937  //p' >"$tmp/main.strace"
+gzip -dc "$both" | sed -n 's/^10017 //p' >"$tmp/io.strace"
+expect_status 0 "$ANONSIM" trace import --from strace --memory 64M -o "$tmp/main.trace" "$tmp/main.strace"
+[ "$err" = "anonsim trace import: $tmp/main.strace: warning: no disk read by the guest, only UML's own probes of an image's header (5): was strace attached to UML's io thread? (anonsim-strace-record attaches to it)" ] ||
+	fail "main alone: $err"
+expect_status 0 "$ANONSIM" trace import --from strace --memory 64M -o "$tmp/io.trace" "$tmp/io.strace"
+[ "$err" = "anonsim trace import: $tmp/io.strace: warning: no mapping of UML's memory file: was strace attached to UML's main process? (anonsim-strace-record attaches to it)" ] ||
+	fail "the io thread alone: $err"
+[ "$out" = "$tmp/io.trace: 1363 events from $tmp/io.strace; 0 calls left out (see its notes)" ] ||
+	fail "the io thread alone: $out"
+expect_match "$(notes "$tmp/io.trace" | head -n 1)" 'memory file \(none in the log\)'
 # a log of neither: no read, no mapping, still a trace with its one device
 grep -v 'pread64\|pwrite64\|MAP_SHARED' "$logs/forms-ttt.strace" >"$tmp/neither.strace"
 expect_status 0 "$ANONSIM" trace import --from strace --memory 64K -o "$tmp/n.trace" "$tmp/neither.strace"
