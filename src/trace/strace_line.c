@@ -169,6 +169,17 @@ static size_t call_name(const char *s)
 	return s[n] == '(' ? n : 0;
 }
 
+/* Is [@s, @end) one name, as "pread64" in "<... pread64 resumed>"? */
+static bool one_name(const char *s, const char *end)
+{
+	const char *c;
+
+	for (c = s; c < end; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_')
+			return false;
+	return c > s;
+}
+
 static void set_name(struct strace_line *l, const char *s, size_t n)
 {
 	if (n >= sizeof(l->name))
@@ -202,6 +213,8 @@ static int parse_body(char *s, struct strace_line *l, char *why, size_t len)
 			l->body = SB_CUT;
 			return 0;
 		}
+		if (end < s + 5 || !one_name(s + 5, end))
+			return set_error(why, len, "a '<... resumed>' without the call's name");
 		set_name(l, s + 5, (size_t)(end - s - 5));
 		l->body = SB_RESUMED;
 		l->text = end + 9;

@@ -248,6 +248,8 @@ refuse result 4 "pread64: result 'lots' is not a number"
 refuse arg 4 "pread64: argument 2 '0x6000zz' is not a number"
 { head -n 3 "$ttt"; echo "4973  1796439594.080400 munmap(0x64800000) = 0"; } >"$tmp/count.strace"
 refuse count 4 "munmap: expected 2 arguments"
+sed '20s/<\.\.\. pread64 resumed>/<... resumed>/' "$ttt" >"$tmp/nameless.strace"
+refuse nameless 20 "a '<... resumed>' without the call's name"
 sed '20s/<\.\.\. pread64 resumed>/<... mmap resumed>/' "$ttt" >"$tmp/resumed.strace"
 expect_match "$(sed -n 18p "$tmp/resumed.strace")" '^20000 .* pread64\(.*<unfinished \.\.\.>$'
 refuse resumed 20 "'mmap resumed' where the process's unfinished call (line 18) is pread64"
