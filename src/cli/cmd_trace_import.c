@@ -24,20 +24,41 @@ static void import_usage(FILE *f)
 	fputs("Usage: anonsim trace import --from strace --memory SIZE -o OUT [OPTIONS] LOG\n"
 	      "\n"
 	      "Make a trace of the UML run whose system calls strace logged in LOG\n"
-	      "(plain or gzip).  Record the log by attaching to UML's main process\n"
-	      "and its io thread (a process of its own; strace -f would take over\n"
-	      "the processes UML itself traces):\n"
+	      "(plain or gzip).  Record the log with anonsim-strace-record (in the\n"
+	      "source tree's src/record/uml/): it boots UML with strace attached to\n"
+	      "the processes that matter, the main process, which maps UML's memory\n"
+	      "file, and the io threads (children made with clone(CLONE_VM)), which\n"
+	      "read and write the disks.  strace -f cannot be used: it takes over the\n"
+	      "processes UML traces itself, and UML stops at its start-up check.  By\n"
+	      "hand, attach to both while UML runs (UML's mapping of its physical\n"
+	      "memory, made as it boots, is then assumed):\n"
 	      "\n"
 	      "  strace -ttt -e trace=pread64,pwrite64,preadv,pwritev,mmap,munmap \\\n"
 	      "         -e raw=pread64,pwrite64 -o LOG -p UML_PID -p IO_THREAD_PID\n"
 	      "\n"
-	      "-e raw= makes strace print the buffers' addresses, which give the\n"
-	      "physical pages.  Each descriptor UML reads into physical memory from\n"
-	      "becomes a disk (ubda, ubdb, ... in order of first use); UML's shared\n"
-	      "mappings of its memory file become mmap and munmap events.  strace\n"
-	      "does not see the guest write or free its memory: the trace has no\n"
-	      "touch or free events, and its notes say so and count the calls left\n"
-	      "out.  Times start at the log's first call.\n"
+	      "-e raw= makes strace print the buffers' addresses: a buffer's physical\n"
+	      "page is the page of the memory file mapped where it lies.  Each\n"
+	      "descriptor that moves data to or from physical memory becomes a disk\n"
+	      "(ubda, ubdb, ... in order of first use); UML's shared mappings of its\n"
+	      "memory file, from its mapping of physical memory on, become mmap\n"
+	      "events, and unmappings of them munmap events.  strace does not see the\n"
+	      "guest write or free its memory: the trace has no touch or free events.\n"
+	      "\n"
+	      "Every form strace writes its lines in is read: a -t, -tt, -ttt or -r\n"
+	      "time stamp or none (times start at the first call; without time\n"
+	      "stamps every event is at 0), a process id column of any width or\n"
+	      "\"[pid N]\", -y/-yy files, calls split in two (<unfinished ...> and\n"
+	      "<... resumed>), signals, exits, strace's own messages.  The trace's\n"
+	      "notes count the lines that hold nothing for it and the calls it leaves\n"
+	      "out (failed, unfinished, begun before the log, vector transfers,\n"
+	      "transfers outside physical memory); UML's probe of an image's header\n"
+	      "(4136 bytes) is rounded out to whole sectors.  A line strace does not\n"
+	      "write, a time stamp of another form than the first one's, a call whose\n"
+	      "arguments or result cannot be read, a line cut off in the middle of the\n"
+	      "log: each is refused with its place.  A line cut off at the log's end\n"
+	      "is left out, with a warning; a log without a disk read of the guest or\n"
+	      "without a mapping of the memory file is imported with a warning too:\n"
+	      "strace was attached to other processes than UML's.\n"
 	      "\n"
 	      "Options:\n"
 	      "      --from strace     the kind of log (strace is the one there is)\n"
@@ -46,15 +67,18 @@ static void import_usage(FILE *f)
 	      "      --memory SIZE     UML's physical memory, its mem= (required)\n"
 	      "      --phys-base ADDR  host address of physical page 0 (default:\n"
 	      "                        0x60000000, UML's on x86_64)\n"
-	      "      --memory-fd N     the memory file's descriptor (default: the one\n"
-	      "                        descriptor other than the disks mapped shared)\n"
+	      "      --memory-fd N     the memory file's descriptor (default: the file\n"
+	      "                        a shared mapping puts at its own address, page\n"
+	      "                        0 at --phys-base; else the one descriptor other\n"
+	      "                        than the disks mapped shared)\n"
 	      "      --device FD=SIZE[:BACKING]  the disk read through FD: its size and\n"
 	      "                        backing identity (default: the farthest byte\n"
 	      "                        read, rounded up to 1 MiB, and strace-fdFD)\n"
 	      "      --readahead KB    the host's readahead window to record\n"
 	      "  -h, --help            this help\n"
 	      "\n"
-	      "A log that cannot be read is bad data (2; the message names the line).\n"
+	      "A log that cannot be read is bad data (2; the message names the line);\n"
+	      "one whose memory file --memory-fd alone can tell, a usage error (1).\n"
 	      EXIT_STATUS_HELP, f);
 }
 
@@ -207,20 +231,34 @@ static int import_check(const struct import_cli *cli, int argc, char **argv)
 	return 0;
 }
 
-/* The trace from @log, and a line saying what it holds. */
+/* The trace from @log, a line saying what it holds, and what looks wrong. */
 static int import_run(const struct import_cli *cli, const char *log)
 {
+	struct strace_import_result res;
 	char err[1024];
-	uint64_t events, skipped;
 	int rc;
 
-	rc = strace_import(log, &cli->o, cli->out, &events, &skipped, err, sizeof(err));
+	rc = strace_import(log, &cli->o, cli->out, &res, err, sizeof(err));
 	if (rc) {
 		msg("%s", err);
 		return rc;
 	}
+	if (res.cut_line)
+		msg("%s:%u: warning: the log ends in the middle of this line%s%s: left out",
+		    log, res.cut_line, res.cut_name[0] ? ", a call of " : "", res.cut_name);
+	if (!res.reads)
+		msg("%s: warning: no disk read into UML's physical memory (%" PRIu64 " pread64 calls): "
+		    "was strace attached to UML's io thread? (anonsim-strace-record attaches to it)",
+		    log, res.preads);
+	else if (res.reads == res.probes)
+		msg("%s: warning: no disk read by the guest, only UML's own probes of an image's "
+		    "header (%" PRIu64 "): was strace attached to UML's io thread? "
+		    "(anonsim-strace-record attaches to it)", log, res.probes);
+	if (!res.mapped)
+		msg("%s: warning: no mapping of UML's memory file: was strace attached to UML's "
+		    "main process? (anonsim-strace-record attaches to it)", log);
 	printf("%s: %" PRIu64 " events from %s; %" PRIu64 " calls left out (see its notes)\n",
-	       cli->out, events, log, skipped);
+	       cli->out, res.events, log, res.left_out);
 	return EXIT_OK;	/* a failure to write standard output: main says so, exit 5 */
 }
 

@@ -3,403 +3,364 @@
  * import.c - an anonsim trace from an strace log of a UML run.
  *
  * strace sees UML's side of the disk: pread64 and pwrite64 on the images,
- * with the buffer's address (so the physical page, given where physical
- * memory starts) and the file descriptor (so the device), and UML's
- * mappings of its memory file.  It cannot see the guest write or free its
- * memory: the trace has no touch or free events, and says so in its notes.
- * Calls are gathered first, as lines of several processes interleave and a
- * call can be split over two lines (<unfinished ...> / <... resumed>), then
- * sorted by the time each began.
+ * with the buffer's address and the file descriptor (so the device), and
+ * UML's mappings of its memory file.  A buffer's physical page is the
+ * page of the memory file mapped where it lies, as the recorder's preload
+ * library finds it.  strace cannot see the guest write or free its memory:
+ * the trace has no touch or free events, and says so in its notes, with
+ * what it left out.
  */
 #include <config.h>
 
-#include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "trace/import.h"
+#include "trace/internal.h"
+#include "trace/strace_log.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
 #define PG_SIZE 4096u
-#define LINE_MAX_LEN 65536
-#define MAX_PENDING 64
 
-enum call_kind { C_READ, C_WRITE, C_MMAP, C_MUNMAP };
-
-struct call {
-	uint64_t t_us;
-	unsigned line;
-	enum call_kind kind;
-	bool shared;		/* mmap: MAP_SHARED */
-	int fd;
+/* A mapping of the memory file in place: where a buffer's page is found. */
+struct mapping {
 	uint64_t addr, len, off;
 };
 
-struct pending {
-	long pid;
-	unsigned line;
-	uint64_t t_us;
-	char text[512];
-};
-
 struct importer {
-	const char *log;
+	const char *log_path;
 	const struct strace_import_opts *o;
-	struct call *calls;
-	size_t n, cap;
-	struct pending pend[MAX_PENDING];
-	unsigned npend;
-	uint64_t skipped_vector, skipped_failed;
+	struct strace_log log;
 	char *err;
 	size_t errlen;
 
-	/* the calls matched to what they touch: the disks and the memory file */
-	int fds[TRACE_MAX_DEVICES];	/* by device index */
-	unsigned nfds;
+	/* the memory file: a descriptor, and its file if the log names it */
 	int memfd;
-	/* the trace: its header and events, and the calls left out */
+	const char *memfile;
+	size_t phys_map;	/* the call that maps physical memory; log.n: none */
+	struct mapping *maps;
+	size_t nmaps, capmaps;
+	/* the disks, by device index */
+	int fds[TRACE_MAX_DEVICES];
+	unsigned nfds;
+	uint64_t dev_end[TRACE_MAX_DEVICES];
+
 	struct trace_header h;
 	struct trace_event *evs;
 	size_t nev;
-	uint64_t outside, unaligned;
-	bool assumed;		/* the boot's mapping of memory was not logged */
+	/* calls left out here (strace_log counts the rest) */
+	uint64_t outside, refused, early, past, other_maps, rounded, probes;
+	char refusal[400];	/* the first event the trace rules refused, and why */
 };
-
-static int add_call(struct importer *im, const struct call *c)
-{
-	if (im->n == im->cap) {
-		size_t cap = im->cap ? im->cap * 2 : 4096;
-
-		im->calls = xrealloc(im->calls, cap * sizeof(*im->calls), "the calls of a log");
-		im->cap = cap;
-	}
-	im->calls[im->n++] = *c;
-	return 0;
-}
-
-/* "1796321851.992585" (-ttt) or "18:05:10.185881" (-tt): microseconds. */
-static int parse_time(const char *s, uint64_t *us)
-{
-	unsigned long long a, b, c, frac = 0;
-	int n = 0, digits;
-	const char *dot = strchr(s, '.');
-
-	if (strchr(s, ':')) {
-		if (sscanf(s, "%llu:%llu:%llu%n", &a, &b, &c, &n) != 3)
-			return -1;
-		*us = ((a * 60 + b) * 60 + c) * 1000000ULL;
-	} else {
-		if (sscanf(s, "%llu%n", &a, &n) != 1)
-			return -1;
-		*us = a * 1000000ULL;
-	}
-	if (dot && dot == s + n) {
-		if (sscanf(dot + 1, "%6llu%n", &frac, &digits) != 1)
-			return -1;
-		for (; digits < 6; digits++)
-			frac *= 10;
-		*us += frac;
-	}
-	return 0;
-}
-
-/* Up to @max comma-separated arguments of "a, b, c" into @v; their count. */
-static int split_args(char *s, char **v, int max)
-{
-	int n = 0;
-
-	while (n < max) {
-		while (*s == ' ')
-			s++;
-		v[n++] = s;
-		s = strchr(s, ',');
-		if (!s)
-			break;
-		*s++ = '\0';
-	}
-	return n;
-}
-
-static int number(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!strcmp(s, "NULL")) {
-		*v = 0;
-		return 0;
-	}
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return end == s || errno ? -1 : 0;
-}
-
-/* One complete call "name(args) = ret" from line @line at @t_us. */
-static int take_call(struct importer *im, char *text, uint64_t t_us, unsigned line)
-{
-	char *open = strchr(text, '('), *eq = strstr(text, ") = "), *args[8];
-	struct call c = { .t_us = t_us, .line = line, .fd = -1 };
-	uint64_t ret, v[6];
-	int nargs, i;
-
-	if (!open || !eq || eq < open)
-		return 0;	/* not a call line strace finished: nothing to take */
-	*open = '\0';
-	*eq = '\0';
-	if (!strcmp(text, "preadv") || !strcmp(text, "pwritev") ||
-	    !strcmp(text, "preadv2") || !strcmp(text, "pwritev2")) {
-		im->skipped_vector++;
-		return 0;
-	}
-	if (strcmp(text, "pread64") && strcmp(text, "pwrite64") && strcmp(text, "mmap") &&
-	    strcmp(text, "munmap"))
-		return 0;
-	if (eq[4] == '-' || eq[4] == '?') {
-		im->skipped_failed++;	/* failed, or its result unknown */
-		return 0;
-	}
-	if (number(eq + 4, &ret))
-		return set_error(im->err, im->errlen, "%s:%u: %s: result '%s' is not a number",
-				 im->log, line, text, eq + 4);
-	nargs = split_args(open + 1, args, 8);
-	if (!strcmp(text, "pread64") || !strcmp(text, "pwrite64")) {
-		if (nargs != 4 || args[1][0] == '"')
-			return set_error(im->err, im->errlen,
-					 "%s:%u: %s shows its buffer's data, not its address: record with strace -e raw=pread64,pwrite64",
-					 im->log, line, text);
-		for (i = 0; i < 4; i++)
-			if (number(args[i], &v[i]))
-				return set_error(im->err, im->errlen,
-						 "%s:%u: %s: argument %d '%s' is not a number",
-						 im->log, line, text, i + 1, args[i]);
-		c.kind = text[1] == 'r' ? C_READ : C_WRITE;
-		c.fd = (int)v[0];
-		c.addr = v[1];
-		c.len = ret;	/* what was transferred */
-		c.off = v[3];
-		return ret ? add_call(im, &c) : 0;
-	}
-	if (!strcmp(text, "mmap")) {
-		if (nargs != 6 || number(args[0], &v[0]) || number(args[1], &v[1]) ||
-		    number(args[4], &v[4]) || number(args[5], &v[5]))
-			return set_error(im->err, im->errlen, "%s:%u: mmap: expected 6 arguments",
-					 im->log, line);
-		c.kind = C_MMAP;
-		c.addr = ret;
-		c.len = v[1];
-		c.shared = strstr(args[3], "MAP_SHARED") != NULL;
-		c.fd = (int)(int64_t)v[4];
-		c.off = v[5];
-		return add_call(im, &c);
-	}
-	if (nargs != 2 || number(args[0], &v[0]) || number(args[1], &v[1]))
-		return set_error(im->err, im->errlen, "%s:%u: munmap: expected 2 arguments",
-				 im->log, line);
-	c.kind = C_MUNMAP;
-	c.addr = v[0];
-	c.len = v[1];
-	return add_call(im, &c);
-}
-
-/* One line: "[PID ]TIME rest"; rest is a call, half of one, or a note. */
-static int take_line(struct importer *im, char *s, unsigned line)
-{
-	char *tok1 = s, *tok2, *rest;
-	long pid = 0;
-	uint64_t t;
-	unsigned i;
-
-	tok2 = strchr(tok1, ' ');
-	if (!tok2)
-		return 0;
-	*tok2++ = '\0';
-	if (strspn(tok1, "0123456789") == strlen(tok1) && (rest = strchr(tok2, ' ')) &&
-	    strpbrk(tok2, ".:") && strpbrk(tok2, ".:") < rest) {
-		pid = atol(tok1);
-		*rest++ = '\0';
-	} else {
-		rest = tok2;
-		tok2 = tok1;
-	}
-	if (parse_time(tok2, &t))
-		return set_error(im->err, im->errlen,
-				 "%s:%u: no time: record with strace -tt or -ttt", im->log, line);
-	if (!strncmp(rest, "---", 3) || !strncmp(rest, "+++", 3))
-		return 0;	/* signals, exits */
-	if (!strncmp(rest, "<... ", 5)) {
-		char *resumed = strstr(rest, " resumed>");
-		char text[LINE_MAX_LEN];
-
-		for (i = 0; i < im->npend && im->pend[i].pid != pid; i++)
-			;
-		if (!resumed || i == im->npend)
-			return 0;	/* began before the log did */
-		snprintf(text, sizeof(text), "%s%s", im->pend[i].text, resumed + 9);
-		t = im->pend[i].t_us;
-		line = im->pend[i].line;
-		im->pend[i] = im->pend[--im->npend];
-		return take_call(im, text, t, line);
-	}
-	{
-		char *cut = strstr(rest, " <unfinished ...>");
-
-		if (cut) {
-			if (im->npend == MAX_PENDING)
-				return set_error(im->err, im->errlen,
-						 "%s:%u: more than %d calls unfinished at once",
-						 im->log, line, MAX_PENDING);
-			*cut = '\0';
-			im->pend[im->npend] = (struct pending){ .pid = pid, .line = line,
-								.t_us = t };
-			snprintf(im->pend[im->npend].text, sizeof(im->pend[0].text), "%s", rest);
-			im->npend++;
-			return 0;
-		}
-	}
-	return take_call(im, rest, t, line);
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct call *x = a, *y = b;
-
-	if (x->t_us != y->t_us)
-		return x->t_us < y->t_us ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
-
-static int read_log(struct importer *im)
-{
-	char *buf = xmalloc(LINE_MAX_LEN, "a line of a log");
-	gzFile f = gzopen(im->log, "rb");
-	unsigned line = 0;
-	int rc = 0, zerr;
-
-	if (!f) {
-		free(buf);
-		if (!errno)	/* zlib's own allocation failed */
-			die_oom("a log's gzip stream");
-		return set_error(im->err, im->errlen, "%s: %s", im->log, strerror(errno));
-	}
-	while (!rc && gzgets(f, buf, LINE_MAX_LEN)) {
-		size_t n = strlen(buf);
-
-		line++;
-		if (n == LINE_MAX_LEN - 1 && buf[n - 1] != '\n') {
-			rc = set_error(im->err, im->errlen, "%s:%u: line longer than %d bytes",
-				       im->log, line, LINE_MAX_LEN - 1);
-			break;
-		}
-		buf[strcspn(buf, "\r\n")] = '\0';
-		rc = take_line(im, buf, line);
-	}
-	if (!rc && !gzeof(f)) {
-		const char *m = gzerror(f, &zerr);
-
-		rc = set_error(im->err, im->errlen, "%s: after line %u: %s", im->log, line,
-			       zerr == Z_ERRNO ? strerror(errno) : m);
-	}
-	gzclose(f);
-	free(buf);
-	return rc;
-}
-
-/* --- calls into events -------------------------------------------------------- */
-
-static int dev_index(int *fds, unsigned *nfds, int fd)
-{
-	unsigned i;
-
-	for (i = 0; i < *nfds; i++)
-		if (fds[i] == fd)
-			return (int)i;
-	if (*nfds == TRACE_MAX_DEVICES)
-		return -1;
-	fds[(*nfds)++] = fd;
-	return (int)*nfds - 1;
-}
 
 static uint64_t round_up(uint64_t v, uint64_t to)
 {
 	return (v + to - 1) / to * to;
 }
 
-/*
- * Match the calls to what they touch: the devices are the descriptors UML
- * reads into physical memory from; the memory file, unless given, the one
- * other descriptor mapped shared.  Returns 0 or an exit status.
- */
-static int match_descriptors(struct importer *im)
+/* --- the memory file --------------------------------------------------------- */
+
+static bool is_memfile(const struct importer *im, const struct log_call *c)
 {
-	const struct strace_import_opts *o = im->o;
+	return c->fd == im->memfd && (!im->memfile || !c->file || c->file == im->memfile);
+}
+
+static bool maps_shared(const struct log_call *c)
+{
+	return c->kind == LC_MMAP && c->shared && c->fd >= 0;
+}
+
+/* Does @c move data to or from physical memory as UML maps it at boot? */
+static bool disk_like(const struct importer *im, const struct log_call *c)
+{
+	return (c->kind == LC_READ || c->kind == LC_WRITE) && c->addr >= im->o->phys_base &&
+	       c->addr - im->o->phys_base < im->o->memory;
+}
+
+/*
+ * For a log begun after UML mapped its physical memory: the one file
+ * other than the disks that is mapped shared.  The disks are the
+ * descriptors that move data to or from where physical memory lies.
+ */
+static int shared_non_disk(struct importer *im)
+{
+	const struct strace_log *log = &im->log;
+	const struct log_call *other = NULL;
+	int disks[TRACE_MAX_DEVICES + 1];
+	unsigned ndisks = 0, d;
 	size_t i;
-	unsigned d;
 
-	for (i = 0; i < im->n; i++) {
-		struct call *c = &im->calls[i];
-
-		if ((c->kind == C_READ || c->kind == C_WRITE) && c->addr >= o->phys_base &&
-		    c->addr - o->phys_base < o->memory &&
-		    dev_index(im->fds, &im->nfds, c->fd) < 0) {
-			set_error(im->err, im->errlen, "%s:%u: more than %d disks",
-				  im->log, c->line, TRACE_MAX_DEVICES);
-			return EXIT_DATA;
-		}
+	for (i = 0; i < log->n && ndisks <= TRACE_MAX_DEVICES; i++) {
+		for (d = 0; d < ndisks && disks[d] != log->calls[i].fd; d++)
+			;
+		if (d == ndisks && disk_like(im, &log->calls[i]))
+			disks[ndisks++] = log->calls[i].fd;
 	}
-	for (i = 0; im->memfd < 0 && i < im->n; i++) {
-		struct call *c = &im->calls[i];
+	for (i = 0; i < log->n; i++) {
+		const struct log_call *c = &log->calls[i];
 
-		if (c->kind == C_MMAP && c->shared && c->fd >= 0) {
-			for (d = 0; d < im->nfds && im->fds[d] != c->fd; d++)
-				;
-			if (d == im->nfds)
-				im->memfd = c->fd;
-		}
-	}
-	for (i = 0; o->memory_fd < 0 && i < im->n; i++) {
-		struct call *c = &im->calls[i];
-
-		if (c->kind == C_MMAP && c->shared && c->fd >= 0 && c->fd != im->memfd) {
-			for (d = 0; d < im->nfds && im->fds[d] != c->fd; d++)
-				;
-			if (d == im->nfds) {
-				set_error(im->err, im->errlen,
-					  "%s:%u: descriptors %d and %d both map a file shared: say which is the memory file (--memory-fd)",
-					  im->log, c->line, im->memfd, c->fd);
-				return EXIT_USAGE;
-			}
+		for (d = 0; d < ndisks && disks[d] != c->fd; d++)
+			;
+		if (!maps_shared(c) || d < ndisks)
+			continue;
+		if (!other) {
+			other = c;
+			im->memfd = c->fd;
+			im->memfile = c->file;
+		} else if (!is_memfile(im, c)) {
+			set_error(im->err, im->errlen,
+				  "%s:%u: descriptors %d and %d both map a file shared: say which is the memory file (--memory-fd)",
+				  im->log_path, c->line, other->fd, c->fd);
+			return EXIT_USAGE;
 		}
 	}
 	return 0;
 }
 
-/* The header: memory, readahead, and a device per disk descriptor. */
+/*
+ * Which file is UML's memory: the descriptor given, else the file of the
+ * first shared mapping whose address less its offset is page 0's (UML's
+ * mapping of physical memory as it boots), else the one file other than
+ * the disks mapped shared.
+ */
+static int find_memfile(struct importer *im)
+{
+	const struct strace_log *log = &im->log;
+	size_t i;
+
+	im->phys_map = log->n;
+	for (i = 0; i < log->n; i++) {
+		const struct log_call *c = &log->calls[i];
+
+		if (maps_shared(c) && c->addr - c->off == im->o->phys_base &&
+		    (im->o->memory_fd < 0 || c->fd == im->o->memory_fd)) {
+			im->phys_map = i;
+			im->memfd = c->fd;
+			im->memfile = c->file;
+			return 0;
+		}
+	}
+	if (im->o->memory_fd >= 0) {
+		im->memfd = im->o->memory_fd;
+		return 0;
+	}
+	return shared_non_disk(im);
+}
+
+/* --- where the memory file is mapped ------------------------------------------ */
+
+static void add_mapping(struct importer *im, uint64_t addr, uint64_t len, uint64_t off)
+{
+	if (im->nmaps == im->capmaps) {
+		im->capmaps = im->capmaps ? im->capmaps * 2 : 64;
+		im->maps = xrealloc(im->maps, im->capmaps * sizeof(*im->maps),
+				    "the mappings of a memory file");
+	}
+	im->maps[im->nmaps++] = (struct mapping){ addr, len, off };
+}
+
+/* Take [addr, addr + len) out of the mappings in place; true if it met one. */
+static bool unmap_range(struct importer *im, uint64_t addr, uint64_t len)
+{
+	uint64_t end = addr + len;
+	bool met = false;
+	size_t i;
+
+	for (i = 0; i < im->nmaps; i++) {
+		struct mapping m = im->maps[i];
+		uint64_t mend = m.addr + m.len;
+
+		if (addr >= mend || m.addr >= end)
+			continue;
+		met = true;
+		if (m.addr < addr && mend > end) {	/* a hole in its middle */
+			im->maps[i].len = addr - m.addr;
+			add_mapping(im, end, mend - end, m.off + (end - m.addr));
+		} else if (m.addr < addr) {
+			im->maps[i].len = addr - m.addr;
+		} else if (mend > end) {
+			im->maps[i] = (struct mapping){ end, mend - end, m.off + (end - m.addr) };
+		} else {
+			im->maps[i--] = im->maps[--im->nmaps];
+		}
+	}
+	return met;
+}
+
+/* The physical page at host address @addr, or false if none is mapped there. */
+static bool page_at(const struct importer *im, uint64_t addr, uint64_t *page)
+{
+	size_t i;
+
+	for (i = 0; i < im->nmaps; i++)
+		if (addr - im->maps[i].addr < im->maps[i].len) {
+			*page = (addr - im->maps[i].addr + im->maps[i].off) / PG_SIZE;
+			return *page < im->o->memory / PG_SIZE;
+		}
+	return false;
+}
+
+/* --- calls into events ---------------------------------------------------------- */
+
+static struct trace_event *new_event(struct importer *im, uint64_t t_us, enum trace_kind kind)
+{
+	struct trace_event *ev = &im->evs[im->nev++];
+
+	memset(ev, 0, sizeof(*ev));
+	ev->time_us = t_us;
+	ev->kind = kind;
+	return ev;
+}
+
+/*
+ * A disk transfer into or out of physical memory.  Each descriptor that
+ * moves data there is a disk; UML's probe of an image's header (4136
+ * bytes at 0) is rounded out to whole sectors, as the recorder does, for
+ * it passes through the host page cache all the same.
+ */
+static int transfer_event(struct importer *im, const struct log_call *c)
+{
+	struct trace_event *ev;
+	uint64_t page, off, end;
+	unsigned d;
+
+	if (!page_at(im, c->addr, &page)) {
+		im->outside++;
+		return 0;
+	}
+	for (d = 0; d < im->nfds && im->fds[d] != c->fd; d++)
+		;
+	if (d == im->nfds) {
+		if (im->nfds == TRACE_MAX_DEVICES) {
+			set_error(im->err, im->errlen, "%s:%u: more than %d disks", im->log_path,
+				  c->line, TRACE_MAX_DEVICES);
+			return EXIT_DATA;
+		}
+		im->fds[im->nfds++] = c->fd;
+	}
+	off = c->off / 512 * 512;
+	end = round_up(c->off + c->len, 512);
+	if (off != c->off || end != c->off + c->len) {
+		im->rounded++;
+		im->probes += c->kind == LC_READ;
+	}
+	if (end > im->dev_end[d])
+		im->dev_end[d] = end;
+	ev = new_event(im, c->t_us, c->kind == LC_READ ? EV_READ : EV_WRITE);
+	ev->dev = d;
+	ev->offset = off;
+	ev->length = end - off;
+	ev->page = page;
+	return 0;
+}
+
+/* A mapping of the memory file from the mapping of physical memory on. */
+static void mmap_event(struct importer *im, const struct log_call *c, size_t i)
+{
+	struct trace_event *ev;
+	uint64_t len;
+
+	if (!c->shared || !is_memfile(im, c)) {
+		im->other_maps++;
+		return;
+	}
+	if (i < im->phys_map && im->phys_map < im->log.n) {
+		im->early++;
+		return;
+	}
+	/* what lies past physical memory holds no page of the guest */
+	if (c->off >= im->o->memory || c->addr % PG_SIZE || c->off % PG_SIZE || !c->len) {
+		im->past++;
+		return;
+	}
+	len = round_up(c->len, PG_SIZE);
+	if (len > im->o->memory - c->off)
+		len = im->o->memory - c->off;
+	unmap_range(im, c->addr, len);
+	add_mapping(im, c->addr, len, c->off);
+	ev = new_event(im, c->t_us, EV_MMAP);
+	ev->addr = c->addr;
+	ev->length = len;
+	ev->offset = c->off;
+}
+
+/* An unmapping of what a mapping of the memory file holds. */
+static void munmap_event(struct importer *im, const struct log_call *c)
+{
+	struct trace_event *ev;
+	uint64_t len = round_up(c->len, PG_SIZE);
+
+	if (c->addr % PG_SIZE || !len || !unmap_range(im, c->addr, len)) {
+		im->other_maps++;
+		return;
+	}
+	ev = new_event(im, c->t_us, EV_MUNMAP);
+	ev->addr = c->addr;
+	ev->length = len;
+}
+
+/*
+ * The events, in the order of the calls.  A log begun after UML mapped
+ * its physical memory (strace -p) lacks that mapping: it is put first.
+ */
+static int make_events(struct importer *im)
+{
+	const struct strace_log *log = &im->log;
+	size_t i;
+	int rc = 0;
+
+	im->evs = xmalloc((log->n + 1) * sizeof(*im->evs), "the events of a log");
+	if (im->phys_map == log->n) {
+		struct trace_event *ev = new_event(im, 0, EV_MMAP);
+
+		ev->addr = im->o->phys_base;
+		ev->length = im->o->memory;
+		add_mapping(im, im->o->phys_base, im->o->memory, 0);
+	}
+	for (i = 0; !rc && i < log->n; i++) {
+		const struct log_call *c = &log->calls[i];
+
+		switch (c->kind) {
+		case LC_READ:
+		case LC_WRITE:
+			rc = transfer_event(im, c);
+			break;
+		case LC_MMAP:
+			mmap_event(im, c, i);
+			break;
+		case LC_MUNMAP:
+			munmap_event(im, c);
+			break;
+		}
+	}
+	return rc;
+}
+
+/* --- the header, the trace rules, the notes ------------------------------------ */
+
+/*
+ * The header: memory, readahead, and a device per disk descriptor.  A log
+ * without a disk read still needs one: the first --device, or 1 MiB.
+ */
 static void make_header(struct importer *im)
 {
 	const struct strace_import_opts *o = im->o;
 	struct trace_header *h = &im->h;
-	uint64_t end[TRACE_MAX_DEVICES] = { 0 };
-	size_t i, k;
-	unsigned d;
+	unsigned d, k;
 
 	memset(h, 0, sizeof(*h));
-	h->version = 1;
+	h->version = TRACE_VERSION;
 	h->page_size = PG_SIZE;
 	h->memory = o->memory;
 	h->readahead_kb = o->readahead_kb;
+	if (!im->nfds)
+		im->fds[im->nfds++] = o->nr_dev ? o->dev[0].fd : -1;
 	h->nr_devices = im->nfds;
-	for (i = 0; i < im->n; i++) {
-		struct call *c = &im->calls[i];
-
-		for (d = 0; d < im->nfds; d++)
-			if ((c->kind == C_READ || c->kind == C_WRITE) && c->fd == im->fds[d] &&
-			    c->off + c->len > end[d])
-				end[d] = c->off + c->len;
-	}
 	for (d = 0; d < im->nfds; d++) {
 		struct trace_device *td = &h->devices[d];
 		const struct strace_device_opt *given = NULL;
@@ -408,129 +369,113 @@ static void make_header(struct importer *im)
 			if (o->dev[k].fd == im->fds[d])
 				given = &o->dev[k];
 		snprintf(td->name, sizeof(td->name), "ubd%c", 'a' + d);
-		td->size = given && given->size ? given->size : round_up(end[d], 1 << 20);
+		td->size = given && given->size ? given->size :
+			   round_up(im->dev_end[d] ? im->dev_end[d] : 1, 1 << 20);
 		if (given && given->backing[0])
 			snprintf(td->backing, sizeof(td->backing), "%s", given->backing);
+		else if (im->fds[d] < 0)
+			snprintf(td->backing, sizeof(td->backing), "strace-no-disk");
 		else
 			snprintf(td->backing, sizeof(td->backing), "strace-fd%d", im->fds[d]);
 	}
 	snprintf(h->recorder, sizeof(h->recorder), "anonsim-trace-import from=strace");
 }
 
-/* A disk transfer into physical memory as a read or write event; false: left out. */
-static bool transfer_event(struct importer *im, const struct call *c,
-			   struct trace_event *ev)
+/*
+ * Keep the events the trace rules let in: a --device smaller than what
+ * was read, a read into a page not mapped at its own address.  The first
+ * one refused is named in the notes.
+ */
+static void keep_lawful(struct importer *im)
 {
-	const struct strace_import_opts *o = im->o;
-	uint64_t page;
-	unsigned d;
+	struct trace_rules rules;
+	struct trace_maps maps;
+	char why[200], text[160];
+	uint64_t prev = 0;
+	size_t i, kept = 0;
 
-	for (d = 0; d < im->nfds && im->fds[d] != c->fd; d++)
-		;
-	if (d == im->nfds || c->addr < o->phys_base || c->addr - o->phys_base >= o->memory) {
-		im->outside++;
-		return false;
-	}
-	page = (c->addr - o->phys_base) / PG_SIZE;
-	if (c->off % 512 || c->len % 512 || c->off + c->len > im->h.devices[d].size ||
-	    page + (c->len + PG_SIZE - 1) / PG_SIZE > o->memory / PG_SIZE) {
-		im->unaligned++;
-		return false;
-	}
-	ev->kind = c->kind == C_READ ? EV_READ : EV_WRITE;
-	ev->dev = d;
-	ev->offset = c->off;
-	ev->length = c->len;
-	ev->page = page;
-	return true;
-}
+	trace_rules_init(&rules, &im->h);
+	trace_maps_init(&maps);
+	for (i = 0; i < im->nev; i++) {
+		const struct trace_event *ev = &im->evs[i];
 
-/* A mapping call as an event, if it maps or may unmap the memory file. */
-static bool mapping_event(struct importer *im, const struct call *c,
-			  struct trace_event *ev)
-{
-	size_t k;
-
-	if (c->kind == C_MMAP) {
-		if (!c->shared || c->fd != im->memfd)
-			return false;
-		if (c->addr % PG_SIZE || c->off % PG_SIZE || !c->len) {
-			im->unaligned++;
-			return false;
+		if (!trace_validate_event(&rules, prev, ev, why, sizeof(why)) &&
+		    trace_maps_apply(&maps, &rules, ev, 1, why, sizeof(why)) == 1) {
+			prev = ev->time_us;
+			im->evs[kept++] = *ev;
+			continue;
 		}
-		ev->kind = EV_MMAP;
-		ev->addr = c->addr;
-		ev->length = round_up(c->len, PG_SIZE);
-		ev->offset = c->off;
-		return true;
+		if (!im->refused++) {
+			trace_format_event(&im->h, ev, text, sizeof(text));
+			snprintf(im->refusal, sizeof(im->refusal), "%s: %s", text, why);
+		}
 	}
-	/* only what may unmap the memory file: overlapping a mapping of it */
-	for (k = 0; k < im->nev; k++)
-		if (im->evs[k].kind == EV_MMAP && c->addr < im->evs[k].addr + im->evs[k].length &&
-		    im->evs[k].addr < c->addr + c->len)
-			break;
-	if (k == im->nev || c->addr % PG_SIZE || !c->len)
-		return false;
-	ev->kind = EV_MUNMAP;
-	ev->addr = c->addr;
-	ev->length = round_up(c->len, PG_SIZE);
-	return true;
+	trace_maps_free(&maps);
+	im->nev = kept;
 }
 
-/* The events, those the trace rules let in, from the time of the first call. */
-static void make_events(struct importer *im)
+/* Add to the notes. */
+static void note(struct importer *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct importer *im, const char *fmt, ...)
 {
-	const struct strace_import_opts *o = im->o;
-	uint64_t origin = im->calls[0].t_us;
-	size_t i;
+	size_t n = strlen(im->h.notes);
+	va_list ap;
 
-	im->evs = xmalloc((im->n + 1) * sizeof(*im->evs), "the events of a log");
-	/*
-	 * UML maps its physical memory from the file's start as it boots; a log
-	 * begun later (strace -p) lacks that mapping, so it is put first.
-	 */
-	for (i = 0; i < im->n; i++)
-		if (im->calls[i].kind == C_MMAP && im->calls[i].shared &&
-		    im->calls[i].fd == im->memfd)
-			break;
-	im->assumed = i == im->n || im->calls[i].addr != o->phys_base || im->calls[i].off;
-	if (im->assumed) {
-		memset(&im->evs[0], 0, sizeof(im->evs[0]));
-		im->evs[0].kind = EV_MMAP;
-		im->evs[0].addr = o->phys_base;
-		im->evs[0].length = o->memory;
-		im->nev = 1;
-	}
-	for (i = 0; i < im->n; i++) {
-		const struct call *c = &im->calls[i];
-		struct trace_event *ev = &im->evs[im->nev];
-		bool kept;
-
-		memset(ev, 0, sizeof(*ev));
-		ev->time_us = c->t_us - origin;
-		if (c->kind == C_READ || c->kind == C_WRITE)
-			kept = transfer_event(im, c, ev);
-		else
-			kept = mapping_event(im, c, ev);
-		if (kept)
-			im->nev++;
-	}
+	va_start(ap, fmt);
+	vsnprintf(im->h.notes + n, sizeof(im->h.notes) - n, fmt, ap);
+	va_end(ap);
 }
 
 /* The notes: where the trace came from, and what it left out. */
 static void make_notes(struct importer *im)
 {
-	snprintf(im->h.notes, sizeof(im->h.notes),
-		 "imported from an strace log: UML's disk reads and writes and its "
-		 "mappings of the memory file (descriptor %d); no touch or free events: "
-		 "strace does not see the guest write or free its memory\n"
-		 "left out: %" PRIu64 " preadv/pwritev calls, %" PRIu64 " failed calls, "
-		 "%" PRIu64 " transfers outside physical memory (from 0x%" PRIx64 "), "
-		 "%" PRIu64 " breaking the trace rules (not whole 512-byte sectors, or "
-		 "beyond the device or memory)%s", im->memfd, im->skipped_vector,
-		 im->skipped_failed, im->outside, im->o->phys_base, im->unaligned,
-		 im->assumed ? "\nthe mapping of physical memory UML makes as it boots was "
-			       "not in the log: assumed at time 0" : "");
+	static const char *const clocks[] = {
+		[SC_NONE] = "\nthe log has no times: every event is at time 0, in the order of the log",
+		[SC_DAY] = "\ntimes from the log's times of day (-t, -tt)",
+		[SC_EPOCH] = "",
+		[SC_DELTA] = "\ntimes from the sums of the log's relative times (-r)",
+	};
+	const struct strace_log *log = &im->log;
+
+	im->h.notes[0] = '\0';
+	note(im, "imported from an strace log: UML's disk reads and writes and its "
+	     "mappings of the memory file (");
+	if (im->memfile) {
+		const char *c;
+
+		/* '#' would start a comment in a text trace: as strace escapes it */
+		note(im, "%d<", im->memfd);
+		for (c = im->memfile; *c; c++)
+			note(im, *c == '#' ? "\\x23" : *c < ' ' || *c > '~' ? "?" : "%c", *c);
+		note(im, ")");
+	} else if (im->memfd >= 0) {
+		note(im, "descriptor %d)", im->memfd);
+	} else {
+		note(im, "none in the log)");
+	}
+	note(im, "; no touch or free events: strace does not see the guest write or free its memory");
+	note(im, "\nleft out: %" PRIu64 " preadv/pwritev calls (no buffer addresses), "
+	     "%" PRIu64 " failed calls, %" PRIu64 " calls unfinished when the log or their "
+	     "process ended, %" PRIu64 " calls begun before the log, %" PRIu64 " transfers "
+	     "outside physical memory (from 0x%" PRIx64 "), %" PRIu64 " mappings of the memory "
+	     "file before it mapped physical memory or past its end, %" PRIu64 " events the "
+	     "trace rules refuse", log->vector, log->failed, log->cut, log->before, im->outside,
+	     im->o->phys_base, im->early + im->past, im->refused);
+	if (im->refused)
+		note(im, " (the first: %s)", im->refusal);
+	note(im, "\nnot UML's memory or disks: %" PRIu64 " calls of other system calls, "
+	     "%" PRIu64 " mappings and unmappings of other memory, %" PRIu64 " transfers of "
+	     "nothing; %" PRIu64 " signal, %" PRIu64 " exit and %" PRIu64 " strace message lines",
+	     log->other, im->other_maps, log->empty, log->signals, log->exits, log->messages);
+	if (im->rounded)
+		note(im, "\n%" PRIu64 " transfers not in whole 512-byte sectors (UML's probe of an "
+		     "image's header) rounded out to them", im->rounded);
+	note(im, "%s", clocks[log->clock]);
+	if (log->cut_line)
+		note(im, "\nthe log's last line (%u) is cut off in its middle", log->cut_line);
+	if (im->phys_map == log->n)
+		note(im, "\nthe mapping of physical memory UML makes as it boots was not in the log: assumed at time 0");
 }
 
 /* The trace into @out, whole or not at all; returns 0 or an exit status. */
@@ -539,46 +484,59 @@ static int write_trace(struct importer *im, const char *out)
 	struct trace_writer *w = trace_writer_open(out, &im->h, im->err, im->errlen);
 	size_t i;
 
+	/* the header and events are held to the rules already: what fails is the disk */
 	if (!w)
-		return EXIT_USAGE;
+		return EXIT_OUTPUT;
 	for (i = 0; i < im->nev; i++)
 		if (trace_write(w, &im->evs[i]))
 			break;	/* the commit says why */
-	if (trace_writer_commit(w, im->err, im->errlen))
-		/* an event the trace rules refuse is the log's; else the disk's */
-		return i < im->nev ? EXIT_DATA : EXIT_OUTPUT;
-	return 0;
+	return trace_writer_commit(w, im->err, im->errlen) ? EXIT_OUTPUT : 0;
 }
 
 int strace_import(const char *log, const struct strace_import_opts *o,
-		  const char *out, uint64_t *events, uint64_t *skipped,
+		  const char *out, struct strace_import_result *res,
 		  char *err, size_t errlen)
 {
-	struct importer im = {
-		.log = log, .o = o, .err = err, .errlen = errlen, .memfd = o->memory_fd,
-	};
-	int rc = EXIT_DATA;
+	struct importer im = { .log_path = log, .o = o, .err = err, .errlen = errlen,
+			       .memfd = -1 };
+	size_t i;
+	int rc;
 
-	*events = *skipped = 0;
-	if (read_log(&im))
-		goto out;
-	if (!im.n) {
-		set_error(err, errlen, "%s: no pread64, pwrite64, mmap or munmap calls", log);
-		goto out;
+	memset(res, 0, sizeof(*res));
+	rc = strace_log_read(log, &im.log, err, errlen);
+	if (!rc && !im.log.n) {
+		set_error(err, errlen, "%s: no pread64, pwrite64, mmap or munmap call that did "
+			  "something (record with anonsim-strace-record, or see anonsim trace import --help)",
+			  log);
+		rc = EXIT_DATA;
 	}
-	qsort(im.calls, im.n, sizeof(*im.calls), by_time);
-	rc = match_descriptors(&im);
+	if (!rc)
+		rc = find_memfile(&im);
+	if (!rc)
+		rc = make_events(&im);
 	if (rc)
 		goto out;
 	make_header(&im);
-	make_events(&im);
-	*skipped = im.skipped_vector + im.skipped_failed + im.outside + im.unaligned;
+	keep_lawful(&im);
 	make_notes(&im);
 	rc = write_trace(&im, out);
-	if (!rc)
-		*events = im.nev;
+	if (rc)
+		goto out;
+	res->events = im.nev;
+	res->left_out = im.log.vector + im.log.failed + im.log.cut + im.log.before +
+			im.outside + im.early + im.past + im.refused;
+	for (i = 0; i < im.nev; i++)
+		res->reads += im.evs[i].kind == EV_READ;
+	res->probes = im.probes;
+	res->preads = im.log.preads;
+	for (i = 0; i < im.log.n; i++)
+		res->mapped |= im.log.calls[i].kind == LC_MMAP && maps_shared(&im.log.calls[i]) &&
+			       is_memfile(&im, &im.log.calls[i]);
+	res->cut_line = im.log.cut_line;
+	snprintf(res->cut_name, sizeof(res->cut_name), "%s", im.log.cut_name);
 out:
 	free(im.evs);
-	free(im.calls);
+	free(im.maps);
+	strace_log_free(&im.log);
 	return rc;
 }
