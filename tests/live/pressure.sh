@@ -1,29 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# anonsim live under pressure: instances of the 64M boot in a 160 MiB
-# memory cgroup with a 256 MiB swap file, real beside the model.  Needs root
-# and the cgroup v1 memory controller; the cgroup and swap file are gone
+# anonsim live under pressure, real beside the model.  Needs root and the
+# cgroup v1 memory controller; the cgroups and swap files are gone
 # afterwards, also after a signal.
 #
-# The two runs use --fast (events as fast as they go, not at the trace's
-# pace: two 4-minute runs otherwise); the bounds below were measured so.
-#
-# Bounds, and why (README, "anonsim live under pressure", has the figures):
-# - 4 instances fit: neither swaps; reclaim takes page cache only, which
-#   ends within 5 % of the model's (the model charges the per-instance
-#   overhead a probe measures before the first event; the kernel holds about
-#   0.3 MiB more per instance once pages are in, page tables and xarray
-#   nodes: 4 x 0.3 MiB is 3 % of the cache left).
-# - 6 instances do not fit: both swap, and both start only after the
-#   fourth instance is done (4 fit), during the fifth or sixth.  Where in
-#   them depends on the run: measured here the kernel's first swap-out came
-#   at 131.1 s (the fifth instance) in about half the runs and 137.9-140.9 s
-#   in the others, the model's at 140.4 s.  The model reclaims as the
-#   kernel's active and inactive lists do; its swap used is 5581 pages, the
-#   kernel's 5215-7990 in ten runs: the runs that swap from 131.1 s keep
-#   the 3100 pages of active page cache the first instance built (the
-#   model deactivates and drops them, as the other runs do) and swap that
-#   much more.  So swap used lies within 0.9 and 1.5 times the model's.
+# Bounds, and why (README, "Under pressure", has the figures):
+# - 4 instances of the 64M boot in 160 MiB fit (run --fast: no reclaim
+#   that reads the clock happens): neither swaps; reclaim takes page cache
+#   only, which ends within 5 % of the model's (the model charges the
+#   per-instance overhead a probe measures before the first event; the
+#   kernel holds about 0.3 MiB more per instance once pages are in, page
+#   tables and xarray nodes: 4 x 0.3 MiB is 3 % of the cache left).
+# - 5 instances of the re-read shape in 144 MiB, at the trace's pace (71 s;
+#   bench/calibrate/corpus: reread-144-5-rc) do not fit.  Measured here in
+#   four paced runs: first swap-out at 42.2-42.7 s (the model 43.1 s),
+#   as the third instance ends and the fourth boots (at 42.444 s): the
+#   kernel's density is 2 or 3 from run to run, the model's 3.  Swap used
+#   20806-21042 pages (the model 20699: 0.5-1.7 % more); page cache left
+#   768-992 (the model 815).  Bounds: both first swap-outs after the
+#   third instance booted (30.296 s), within 2 s of each other; swap
+#   within 10 % of the model's; cache left within half and twice it.  A run made --fast lies far
+#   outside them (28203-28231 swapped, 8192 cached, first at 31.3 s).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 "$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
@@ -63,23 +60,29 @@ model=$(col "$tmp/four.csv" end model_cache_pages)
 awk -v r="$real" -v m="$model" 'BEGIN { d = (m - r) / r; exit !(d <= 0.05 && d >= -0.05) }' ||
 	fail "4 instances: page cache $real, model $model: beyond 5 %"
 
-expect_status 0 "$ANONSIM" live --fast --csv -s read-copy -n 6 -m 160M --swap 256M \
-	-d "$tmp/scratch" "$boot"
-printf '%s\n' "$out" >"$tmp/six.csv"
-fit=$(col "$tmp/six.csv" 4:work-done time_s)
-real_first=$(col "$tmp/six.csv" end first_swap_out_s)
-model_first=$(col "$tmp/six.csv" end model_first_swap_out_s)
-real_swap=$(col "$tmp/six.csv" end swap_pages)
-model_swap=$(col "$tmp/six.csv" end model_swap_pages)
-end=$(col "$tmp/six.csv" end time_s)
-echo "6 instances: first swap-out real $real_first s, model $model_first s; swap used real $real_swap, model $model_swap pages"
-awk -v f="$fit" -v e="$end" -v r="$real_first" -v m="$model_first" \
-	'BEGIN { exit !(r != "" && m != "" && r + 0 > f + 0 && m + 0 > f + 0 &&
-			r + 0 <= e + 0 && m + 0 <= e + 0) }' ||
-	fail "6 instances: first swap-out real $real_first s, model $model_first s (4 fit until $fit s, end $end s)"
+reread="$top_srcdir/traces/calibration/shared-reread.trace.gz"
+expect_status 0 "$ANONSIM" live --csv -s read-copy -n 5 -m 144M --swap 256M \
+	-d "$tmp/scratch" "$reread"
+printf '%s\n' "$out" >"$tmp/five.csv"
+real_first=$(col "$tmp/five.csv" end first_swap_out_s)
+model_first=$(col "$tmp/five.csv" end model_first_swap_out_s)
+real_swap=$(col "$tmp/five.csv" end swap_pages)
+model_swap=$(col "$tmp/five.csv" end model_swap_pages)
+real_cache=$(col "$tmp/five.csv" end cache_pages)
+model_cache=$(col "$tmp/five.csv" end model_cache_pages)
+echo "5 re-reads, paced: first swap-out real $real_first s, model $model_first s;" \
+	"swap real $real_swap, model $model_swap; cache real $real_cache, model $model_cache pages"
+# the third instance booted at 30.296 s of host time; the run ends at 70.74
+late() { awk -v t="$1" 'BEGIN { exit !(t != "" && t + 0 > 30.296 && t + 0 <= 70.74) }'; }
+late "$real_first" && late "$model_first" ||
+	fail "5 re-reads: first swap-out real $real_first s, model $model_first s: not both after the third boot"
+awk -v r="$real_first" -v m="$model_first" 'BEGIN { d = r - m; exit !(d <= 2 && d >= -2) }' ||
+	fail "5 re-reads: first swap-out real $real_first s, model $model_first s: beyond 2 s"
 [ "$model_swap" -gt 0 ] && [ $((10 * real_swap)) -ge $((9 * model_swap)) ] &&
-	[ $((2 * real_swap)) -le $((3 * model_swap)) ] ||
-	fail "6 instances: swap used real $real_swap pages, model $model_swap"
+	[ $((10 * real_swap)) -le $((11 * model_swap)) ] ||
+	fail "5 re-reads: swap used real $real_swap pages, model $model_swap: beyond 10 %"
+[ $((2 * real_cache)) -ge "$model_cache" ] && [ "$real_cache" -le $((2 * model_cache)) ] ||
+	fail "5 re-reads: page cache real $real_cache pages, model $model_cache: beyond half or twice"
 
 # a signal in the middle: the instances, swap file, cgroup and files go
 "$ANONSIM" live -s read-copy -n 6 -m 160M --swap 256M -d "$tmp/scratch" "$boot" >/dev/null 2>&1 &
