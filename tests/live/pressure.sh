@@ -19,8 +19,9 @@
 #   20806-21042 pages (the model 20699: 0.5-1.7 % more); page cache left
 #   768-992 (the model 815).  Bounds: both first swap-outs after the
 #   third instance booted (30.296 s), within 2 s of each other; swap
-#   within 10 % of the model's; cache left within half and twice it.  A run made --fast lies far
-#   outside them (28203-28231 swapped, 8192 cached, first at 31.3 s).
+#   within 10 % of the model's; cache left within half and twice it.
+#   A run made --fast lies far outside them (28203-28231 swapped, 8192
+#   cached, first at 31.3 s).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 "$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
