@@ -44,7 +44,7 @@ static void density_usage(FILE *f)
 	      "      --every-n         with --stagger or --check: replay every N, no bisection\n"
 	      "  -j, --jobs N          replays run in parallel (default: online CPUs)\n"
 	      OUT_OPTIONS_HELP
-	      "  -q, --quiet           no progress line\n"
+	      QUIET_PROGRESS_HELP
 	      "  -h, --help            this help\n"
 	      "\n", f);
 	host_options_strategies(f);

@@ -68,6 +68,7 @@ static void live_usage(FILE *f)
 	      "                        Under -m the host's DAMON contexts are paused\n"
 	      "                        for the run (see anonsim(1))\n"
 	      OUT_OPTIONS_HELP
+	      QUIET_NAMES_HELP
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "Strategies:\n", f);
@@ -298,6 +299,7 @@ enum { O_TOL = HOST_O_END, O_FAST };
 struct live_cli {
 	const struct live_strategy *runs[LIVE_MAX_RUNS];
 	int nruns;			/* -2: no -s given */
+	bool quiet;
 	struct live_opts o;
 	struct host_cli hc;
 	struct out out;
@@ -344,6 +346,9 @@ static int live_option(struct live_cli *cli, int opt, char **argv)
 	case O_FAST:
 		cli->o.fast = true;
 		return 0;
+	case 'q':
+		cli->quiet = true;
+		return 0;
 	case 'h':
 		live_usage(stdout);
 		return -1;
@@ -366,6 +371,7 @@ static int live_parse(struct live_cli *cli, int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "cache-tolerance", required_argument, NULL, O_TOL },
 		{ "fast", no_argument, NULL, O_FAST },
+		{ "quiet", no_argument, NULL, 'q' },
 		OUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -373,7 +379,7 @@ static int live_parse(struct live_cli *cli, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":s:d:n:m:h" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":s:d:n:m:qh" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if ((rc = out_option(&cli->out, opt, optarg)) >= 0) {
 			if (rc)
 				return rc;
@@ -468,7 +474,7 @@ int cmd_live(int argc, char **argv)
 	live_complete(&cli);
 	traces = argv + optind;
 	ntraces = (unsigned)(argc - optind);
-	if ((rc = cli_traces_ready(traces, ntraces, false)))
+	if ((rc = cli_traces_ready(traces, ntraces, cli.quiet)))
 		return rc;
 	if ((rc = out_open(&cli.out, traces, ntraces)))
 		return rc;

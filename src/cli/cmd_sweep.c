@@ -57,7 +57,7 @@ static void sweep_usage(FILE *f)
 	      "  -j, --jobs N          replays at once (default: the online CPUs)\n"
 	      "  -o, --output FILE     write to FILE (complete or not at all)\n"
 	      "      --csv | --json    CSV (the default) or one JSON object (see anonsim(1))\n"
-	      "  -q, --quiet           no progress line\n"
+	      QUIET_PROGRESS_HELP
 	      "      --emit-jobs DIR   run nothing: write DIR/jobs.txt, one command line\n"
 	      "                        per combination writing DIR/part-K.csv, for GNU\n"
 	      "                        parallel (parallel < DIR/jobs.txt, or with\n"

@@ -23,12 +23,12 @@ typedef unsigned long long ull;
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: anonsim trace check FILE...\n"
-		"       anonsim trace stat [-o FILE] [--csv | --json] FILE\n"
-		"       anonsim trace convert IN OUT\n"
-		"       anonsim trace cat FILE\n"
-		"       anonsim trace list [-o FILE] [--csv | --json]\n"
-		"       anonsim trace gen PROFILE OUT\n"
+		"Usage: anonsim trace check [-q] FILE...\n"
+		"       anonsim trace stat [-q] [-o FILE] [--csv | --json] FILE\n"
+		"       anonsim trace convert [-q] IN OUT\n"
+		"       anonsim trace cat [-q] FILE\n"
+		"       anonsim trace list [-q] [-o FILE] [--csv | --json]\n"
+		"       anonsim trace gen [-q] PROFILE OUT\n"
 		"       anonsim trace import --from strace --memory SIZE -o OUT LOG\n"
 		"\n"
 		"Read traces of User-Mode Linux runs (see traces/FORMAT.md): text\n"
@@ -73,14 +73,14 @@ static const struct sub {
 
 static void sub_usage(FILE *out, const struct sub *sb)
 {
-	fprintf(out, "Usage: anonsim trace %s%s %s\n\n%s", sb->name,
-		sb->outputs ? " [OPTIONS]" : "", sb->args, sb->what);
+	fprintf(out, "Usage: anonsim trace %s [OPTIONS] %s\n\n%s", sb->name, sb->args,
+		sb->what);
 	fputs("An input of - (FILE, IN) is standard input; one that names no file but\n"
 	      "a shipped trace (debian-boot-64M) is that trace (anonsim trace list).\n"
 	      "\nOptions:\n", out);
 	if (sb->outputs)
 		fputs(OUT_OPTIONS_HELP, out);
-	fputs("  -h, --help            this help\n\n" EXIT_STATUS_HELP, out);
+	fputs(QUIET_NAMES_HELP "  -h, --help            this help\n\n" EXIT_STATUS_HELP, out);
 }
 
 static struct trace_reader *open_or_complain(const char *path)
@@ -480,16 +480,19 @@ int cmd_trace(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
 		OUT_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	static const struct option help_only[] = {
+	static const struct option no_outputs[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static char command[32];
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	const struct sub *sb;
+	bool quiet = false;
 	struct out out;
 	int c, rc;
 
@@ -519,11 +522,15 @@ int cmd_trace(int argc, char **argv)
 	}
 	out_init(&out);
 	optind = 1;
-	while ((c = getopt_long(argc - 1, argv + 1, sb->outputs ? ":h" OUT_SHORT_OPTIONS : ":h",
-				sb->outputs ? opts : help_only, NULL)) != -1) {
+	while ((c = getopt_long(argc - 1, argv + 1, sb->outputs ? ":qh" OUT_SHORT_OPTIONS : ":qh",
+				sb->outputs ? opts : no_outputs, NULL)) != -1) {
 		if (sb->outputs && (rc = out_option(&out, c, optarg)) >= 0) {
 			if (rc)
 				return rc;
+			continue;
+		}
+		if (c == 'q') {
+			quiet = true;
 			continue;
 		}
 		if (c == 'h') {
@@ -541,7 +548,7 @@ int cmd_trace(int argc, char **argv)
 		int i, worst = EXIT_OK;
 
 		for (i = 0; i < argc - 1 - optind; i++) {
-			rc = cli_trace_arg(&argv[i], false);
+			rc = cli_trace_arg(&argv[i], quiet);
 			if (!rc)
 				rc = trace_check(argv[i]);
 			if (rc > worst)
@@ -549,7 +556,7 @@ int cmd_trace(int argc, char **argv)
 		}
 		return worst;
 	}
-	if ((rc = cli_trace_arg(&argv[0], false)))
+	if ((rc = cli_trace_arg(&argv[0], quiet)))
 		return rc;
 	if (!strcmp(sub, "stat"))
 		return trace_stat(argv[0], &out);

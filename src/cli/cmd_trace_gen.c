@@ -4,8 +4,8 @@
  */
 #include <config.h>
 
+#include <getopt.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/commands.h"
 #include "cli/usage.h"
@@ -15,7 +15,7 @@
 
 static void gen_usage(FILE *f)
 {
-	fputs("Usage: anonsim trace gen PROFILE OUT\n"
+	fputs("Usage: anonsim trace gen [OPTIONS] PROFILE OUT\n"
 	      "\n"
 	      "Synthesize a boot trace from PROFILE: so much read from ubd, touched\n"
 	      "otherwise and freed, in the order and at the times of the events of a\n"
@@ -33,20 +33,36 @@ static void gen_usage(FILE *f)
 	      "  backing ID        backing identity of the device (default: the ordering's)\n"
 	      "  note TEXT         a note for the header; may repeat\n"
 	      "\n"
+	      "Options:\n"
+	      QUIET_NOTHING_HELP
+	      "  -h, --help            this help\n"
+	      "\n"
 	      EXIT_STATUS_HELP, f);
 }
 
 int cmd_trace_gen(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct gen_profile p;
 	struct gen_stats st;
 	char err[1024];
-	int rc;
+	int c, rc;
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
+		if (c == 'q')
+			continue;
+		if (c != 'h')
+			return usage_error(c, argv, "trace gen");
 		gen_usage(stdout);
 		return EXIT_OK;
 	}
+	argc -= optind - 1;
+	argv += optind - 1;
 	if (argc != 3) {
 		msg("expected PROFILE OUT (see anonsim trace gen --help)");
 		return EXIT_USAGE;

@@ -75,6 +75,7 @@ static void import_usage(FILE *f)
 	      "                        backing identity (default: the farthest byte\n"
 	      "                        read, rounded up to 1 MiB, and strace-fdFD)\n"
 	      "      --readahead KB    the host's readahead window to record\n"
+	      QUIET_NOTHING_HELP
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "A log that cannot be read is bad data (2; the message names the line);\n"
@@ -173,6 +174,8 @@ static int import_option(struct import_cli *cli, int opt, char **argv)
 		}
 		o->readahead_kb = (int64_t)v;
 		return 0;
+	case 'q':
+		return 0;
 	case 'h':
 		import_usage(stdout);
 		return -1;
@@ -192,13 +195,14 @@ static int import_parse(struct import_cli *cli, int argc, char **argv)
 		{ "memory-fd", required_argument, NULL, O_MEMFD },
 		{ "device", required_argument, NULL, O_DEVICE },
 		{ "readahead", required_argument, NULL, O_RA },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1)
 		if ((rc = import_option(cli, opt, argv)))
 			return rc;
 	return 0;
