@@ -547,20 +547,9 @@ static int sweep_complete_grid(struct sweep_cli *sc, char **traces, unsigned ntr
 	struct sweep_grid *g = sc->g;
 	unsigned i;
 
-	if (sc->strategy_list) {
-		char buf[1024], *tok, *save;
-
-		snprintf(buf, sizeof(buf), "%s", sc->strategy_list);
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			struct host_cli one = g->base;
-
-			one.strategy = tok;
-			g->nruns += host_cli_runs(&one, g->runs + g->nruns,
-						  HOST_CLI_MAX_RUNS - g->nruns);
-		}
-	} else {
-		g->nruns = host_cli_runs(&g->base, g->runs, HOST_CLI_MAX_RUNS);
-	}
+	if (sc->strategy_list)
+		g->base.strategy = sc->strategy_list;
+	g->nruns = host_cli_runs(&g->base, g->runs, HOST_CLI_MAX_RUNS);
 	if (!g->nmem)
 		g->mem[g->nmem++] = 0;
 	if (!g->nswap)

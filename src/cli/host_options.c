@@ -40,15 +40,20 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 	uint64_t v;
 
 	switch (c) {
-	case 's':
-		if (strcmp(arg, "all") && !strategy_find(arg)) {
-			char want[320];
+	case 's': {
+		char bad[64], want[320];
+		bool twice;
 
+		if (strategy_list_check(arg, bad, sizeof(bad), &twice) && twice) {
+			msg("--strategy '%s': %s named twice", arg, bad);
+			return EXIT_USAGE;
+		} else if (strategy_list_check(arg, bad, sizeof(bad), &twice)) {
 			snprintf(want, sizeof(want), "one of %s, or all", strategy_names());
-			return bad_option_value("--strategy", arg, want);
+			return bad_option_value("--strategy", bad, want);
 		}
 		hc->strategy = arg;
 		return 0;
+	}
 	case HOST_O_VARIANT:
 		if (strcmp(arg, "posted") && strcmp(arg, "fixed") && strcmp(arg, "both"))
 			return bad_option_value("--variant", arg, "posted, fixed or both");
@@ -115,7 +120,8 @@ unsigned host_cli_runs(const struct host_cli *hc, struct strategy_run *runs,
 
 void host_options_usage(FILE *f, const char *between)
 {
-	fputs("  -s, --strategy NAME   strategy to run, or \"all\" (default: all)\n"
+	fputs("  -s, --strategy LIST   strategies, comma-separated, or \"all\" (default:\n"
+	      "                        all)\n"
 	      "      --variant V       src/kernel code for devanon: posted, fixed or both\n"
 	      "                        (default: both)\n"
 	      "  -m, --host-mem SIZE   host memory, e.g. 512M (default: unlimited)\n"
