@@ -73,7 +73,7 @@ static void sweep_usage(FILE *f)
 	      "      --merge           join PART files (CSV of jobs) in combination order:\n"
 	      "                        the file the sweep writes in one process; parts\n"
 	      "                        of one sweep only, all of its combinations, every\n"
-	      "                        figure a number\n"
+	      "                        figure a number; a PART of - is standard input\n"
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "A part that is not one of the sweep's, or whose figures do not parse, is\n"
@@ -648,7 +648,8 @@ int cmd_sweep(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
 	if (sc.merge)
-		return sweep_merge_parts(&sc, argv + optind, (unsigned)(argc - optind));
+		return cli_stdin_once(argv + optind, (unsigned)(argc - optind)) ? EXIT_USAGE :
+			sweep_merge_parts(&sc, argv + optind, (unsigned)(argc - optind));
 	if ((rc = cli_traces_ready(argv + optind, (unsigned)(argc - optind), sc.quiet)))
 		return rc;
 	rc = sweep_complete_grid(&sc, argv + optind, (unsigned)(argc - optind));

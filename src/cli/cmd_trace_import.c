@@ -24,8 +24,9 @@ static void import_usage(FILE *f)
 	fputs("Usage: anonsim trace import --from strace --memory SIZE -o OUT [OPTIONS] LOG\n"
 	      "\n"
 	      "Make a trace of the UML run whose system calls strace logged in LOG\n"
-	      "(plain or gzip).  Record the log with anonsim-strace-record (in the\n"
-	      "source tree's src/record/uml/): it boots UML with strace attached to\n"
+	      "(plain or gzip; - is standard input).  Record the log with\n"
+	      "anonsim-strace-record (in the source tree's src/record/uml/): it boots\n"
+	      "UML with strace attached to\n"
 	      "the processes that matter, the main process, which maps UML's memory\n"
 	      "file, and the io threads (children made with clone(CLONE_VM)), which\n"
 	      "read and write the disks.  strace -f cannot be used: it takes over the\n"
@@ -238,6 +239,7 @@ static int import_check(const struct import_cli *cli, int argc, char **argv)
 /* The trace from @log, a line saying what it holds, and what looks wrong. */
 static int import_run(const struct import_cli *cli, const char *log)
 {
+	const char *name = trace_input_name(log);
 	struct strace_import_result res;
 	char err[1024];
 	int rc;
@@ -249,20 +251,20 @@ static int import_run(const struct import_cli *cli, const char *log)
 	}
 	if (res.cut_line)
 		msg("%s:%u: warning: the log ends in the middle of this line%s%s: left out",
-		    log, res.cut_line, res.cut_name[0] ? ", a call of " : "", res.cut_name);
+		    name, res.cut_line, res.cut_name[0] ? ", a call of " : "", res.cut_name);
 	if (!res.reads)
 		msg("%s: warning: no disk read into UML's physical memory (%" PRIu64 " pread64 calls): "
 		    "was strace attached to UML's io thread? (anonsim-strace-record attaches to it)",
-		    log, res.preads);
+		    name, res.preads);
 	else if (res.reads == res.probes)
 		msg("%s: warning: no disk read by the guest, only UML's own probes of an image's "
 		    "header (%" PRIu64 "): was strace attached to UML's io thread? "
-		    "(anonsim-strace-record attaches to it)", log, res.probes);
+		    "(anonsim-strace-record attaches to it)", name, res.probes);
 	if (!res.mapped)
 		msg("%s: warning: no mapping of UML's memory file: was strace attached to UML's "
-		    "main process? (anonsim-strace-record attaches to it)", log);
+		    "main process? (anonsim-strace-record attaches to it)", name);
 	printf("%s: %" PRIu64 " events from %s; %" PRIu64 " calls left out (see its notes)\n",
-	       cli->out, res.events, log, res.left_out);
+	       cli->out, res.events, name, res.left_out);
 	return EXIT_OK;	/* a failure to write standard output: main says so, exit 5 */
 }
 

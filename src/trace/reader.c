@@ -76,7 +76,7 @@ struct trace_reader *trace_open(const char *path, char *err, size_t errlen)
 		file = trace_stdin_path(err, errlen);
 		if (!file)
 			return NULL;
-		path = "standard input";
+		path = trace_input_name(path);
 	}
 	fd = open(file, O_RDONLY);
 	if (fd < 0) {
