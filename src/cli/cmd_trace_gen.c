@@ -11,6 +11,7 @@
 #include "cli/usage.h"
 #include "trace/gen.h"
 #include "trace/trace.h"
+#include "util/names.h"
 #include "util/util.h"
 
 static void gen_usage(FILE *f)
@@ -71,8 +72,9 @@ int cmd_trace_gen(int argc, char **argv)
 		int binary, gz;
 
 		if (trace_path_encoding(argv[2], &binary, &gz)) {
-			msg("%s: name must end in .trace, .atr, .trace.gz or .atr.gz",
-			    argv[2]);
+			char why[NAMES_LIST_MAX + 32];
+
+			msg("%s: %s", argv[2], trace_suffix_error("name", why, sizeof(why)));
 			return EXIT_USAGE;
 		}
 	}

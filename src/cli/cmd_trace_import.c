@@ -17,6 +17,7 @@
 #include "cli/output_file.h"
 #include "trace/import.h"
 #include "trace/trace.h"
+#include "util/names.h"
 #include "util/util.h"
 
 static void import_usage(FILE *f)
@@ -209,22 +210,28 @@ static int import_parse(struct import_cli *cli, int argc, char **argv)
 	return 0;
 }
 
+/* The kinds of log --from takes. */
+static const char *const log_kinds[] = { "strace", NULL };
+
 /* What an import cannot do without: --from strace, --memory, -o OUT, one LOG. */
 static int import_check(const struct import_cli *cli, int argc, char **argv)
 {
+	char want[NAMES_LIST_MAX];
 	int binary, gz;
 
-	if (!cli->from || strcmp(cli->from, "strace")) {
-		msg("--from %s: the one kind of log there is is strace (--from strace)",
-		    cli->from ? cli->from : "missing");
+	if (!cli->from) {
+		msg("--from KIND is required, the kind of log: %s",
+		    names_or(log_kinds, want, sizeof(want)));
 		return EXIT_USAGE;
 	}
+	if (names_find(log_kinds, cli->from) < 0)
+		return bad_option_value("--from", cli->from, names_or(log_kinds, want, sizeof(want)));
 	if (!cli->o.memory) {
 		msg("--memory SIZE is required: UML's mem=, which strace does not see");
 		return EXIT_USAGE;
 	}
 	if (!cli->out || trace_path_encoding(cli->out, &binary, &gz)) {
-		msg("-o OUT is required, ending in .trace, .atr, .trace.gz or .atr.gz");
+		msg("-o OUT is required, ending in %s", names_or(trace_suffixes, want, sizeof(want)));
 		return EXIT_USAGE;
 	}
 	if (optind != argc - 1) {

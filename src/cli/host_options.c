@@ -10,6 +10,7 @@
 
 #include "cli/host_options.h"
 #include "strategy/registry.h"
+#include "util/names.h"
 #include "util/util.h"
 
 void host_cli_init(struct host_cli *hc)
@@ -37,26 +38,30 @@ int64_t parse_seconds(const char *s)
 int host_cli_option(struct host_cli *hc, int c, const char *arg)
 {
 	struct replay_opts *o = &hc->o;
+	char want[NAMES_LIST_MAX];
 	uint64_t v;
 
 	switch (c) {
 	case 's': {
-		char bad[64], want[320];
+		char bad[64];
 		bool twice;
 
 		if (strategy_list_check(arg, bad, sizeof(bad), &twice) && twice) {
 			msg("--strategy '%s': %s named twice", arg, bad);
 			return EXIT_USAGE;
 		} else if (strategy_list_check(arg, bad, sizeof(bad), &twice)) {
-			snprintf(want, sizeof(want), "one of %s, or all", strategy_names());
-			return bad_option_value("--strategy", bad, want);
+			char all[NAMES_LIST_MAX + 16];
+
+			snprintf(all, sizeof(all), "one of %s, or all", strategy_names());
+			return bad_option_value("--strategy", bad, all);
 		}
 		hc->strategy = arg;
 		return 0;
 	}
 	case HOST_O_VARIANT:
-		if (strcmp(arg, "posted") && strcmp(arg, "fixed") && strcmp(arg, "both"))
-			return bad_option_value("--variant", arg, "posted, fixed or both");
+		if (names_find(strategy_variant_names, arg) < 0)
+			return bad_option_value("--variant", arg,
+						names_or(strategy_variant_names, want, sizeof(want)));
 		hc->variant = arg;
 		return 0;
 	case 'm':
@@ -70,7 +75,8 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 		return 0;
 	case HOST_O_POLICY:
 		if (reclaim_policy_find(arg, &o->policy))
-			return bad_option_value("--policy", arg, "modern or 2.4");
+			return bad_option_value("--policy", arg,
+						names_or(reclaim_policy_names, want, sizeof(want)));
 		return 0;
 	case HOST_O_RA:
 		if (parse_uint(arg, 1u << 30, &v))
@@ -89,12 +95,9 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 		o->share = false;
 		return 0;
 	case HOST_O_GEOM:
-		if (!strcmp(arg, "x86_64"))
-			o->geom = &shmem_geom_x86_64;
-		else if (!strcmp(arg, "i386"))
-			o->geom = &shmem_geom_i386;
-		else
-			return bad_option_value("--geometry", arg, "x86_64 or i386");
+		if (!shmem_geom_find(arg))
+			return bad_option_value("--geometry", arg, shmem_geom_names(want, sizeof(want)));
+		o->geom = shmem_geom_find(arg);
 		return 0;
 	case HOST_O_CHECK:
 		o->check = true;

@@ -144,7 +144,7 @@ char *sweep_row(const struct sweep_grid *g, uint64_t k, int *rc, char *err,
 	if (!rep || !m)
 		die_oom("a row of the sweep");
 	fprintf(m, "%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%s,", k, paths[0], o.host_mem,
-		o.swap, o.policy == RECLAIM_24 ? "2.4" : "modern");
+		o.swap, reclaim_policy_names[o.policy]);
 	if (o.readahead_kb < 0)
 		fputs("trace,", m);
 	else

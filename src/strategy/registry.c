@@ -20,6 +20,8 @@ const struct strategy *const strategies[] = {
 	NULL
 };
 
+const char *const strategy_variant_names[] = { "posted", "fixed", "both", NULL };
+
 const struct strategy *strategy_find(const char *name)
 {
 	const struct strategy *const *s;

@@ -27,6 +27,10 @@ const struct strategy *strategy_find(const char *name);
 /* The names of the registry, "read-copy, devanon, ...", for messages. */
 const char *strategy_names(void);
 
+/* What --variant takes: devanon's posted code, the fixed, or both;
+ * NULL-terminated. */
+extern const char *const strategy_variant_names[];
+
 /* One strategy run a command or the library makes, in report order. */
 struct strategy_run {
 	const struct strategy *s;

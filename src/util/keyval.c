@@ -9,15 +9,13 @@
 #include <string.h>
 
 #include "util/keyval.h"
+#include "util/names.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
 static int listed(const char *const *list, const char *key)
 {
-	for (; list && *list; list++)
-		if (!strcmp(*list, key))
-			return 1;
-	return 0;
+	return list && names_find(list, key) >= 0;
 }
 
 static char *trim(char *s)
@@ -66,7 +64,10 @@ int kv_load(struct kv_file *f, const char *path, const char *const *known,
 			*val++ = '\0';
 		val = trim(val);
 		if (!listed(known, key)) {
-			snprintf(err, errlen, "%s:%u: unknown setting '%s'", path, no, key);
+			char want[NAMES_LIST_MAX];
+
+			snprintf(err, errlen, "%s:%u: unknown setting '%s': expected %s", path, no,
+				 key, names_or(known, want, sizeof(want)));
 			goto fail;
 		}
 		if (kv_get(f, key) && !listed(multi, key)) {
