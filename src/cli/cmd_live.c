@@ -83,11 +83,16 @@ static void live_usage(FILE *f)
 	      EXIT_STATUS_HELP, f);
 }
 
-/* Parse "-s LIST" into @runs; the number taken, or -1 after a message. */
+/*
+ * Parse "-s LIST" into @runs, read as every command reads it (the
+ * registry's strategy_runs; "all": those that run here); the number
+ * taken, or -1 after a message.
+ */
 static int parse_strategies(const char *list, const struct live_strategy **runs)
 {
 	const struct live_strategy *const *s;
-	char buf[256], *tok, *save;
+	struct strategy_run named[HOST_CLI_MAX_RUNS];
+	unsigned i, nnamed;
 	int n = 0;
 
 	if (!strcmp(list, "all")) {
@@ -96,17 +101,16 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 				runs[n++] = *s;
 		return n;
 	}
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct live_strategy *ls = live_strategy_find(tok);
+	if (strategy_list_option(list))
+		return -1;
+	/* one run each: the variant is the model's, not live's */
+	nnamed = strategy_runs(list, "fixed", named, HOST_CLI_MAX_RUNS);
+	for (i = 0; i < nnamed; i++) {
+		const struct live_strategy *ls = live_strategy_find(named[i].s->name);
 
-		if (!ls) {
-			msg("--strategy '%s': expected one of %s, or all", tok, strategy_names());
-			return -1;
-		}
-		if (live_strategy_unavailable(ls)) {
-			msg("--strategy '%s' cannot run live: it %s", tok,
-			    live_strategy_unavailable(ls));
+		if (!ls || live_strategy_unavailable(ls)) {
+			msg("--strategy '%s' cannot run live: it %s", named[i].s->name,
+			    ls ? live_strategy_unavailable(ls) : "has no live form");
 			return -1;
 		}
 		if (n == LIVE_MAX_RUNS) {
@@ -115,9 +119,7 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 		}
 		runs[n++] = ls;
 	}
-	if (!n)
-		msg("--strategy '%s': no strategy named", list);
-	return n ? n : -1;
+	return n;
 }
 
 /* ---- the report: a table per run, CSV rows, or one JSON object ---- */

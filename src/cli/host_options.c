@@ -25,6 +25,21 @@ int bad_option_value(const char *opt, const char *val, const char *want)
 	return EXIT_USAGE;
 }
 
+int strategy_list_option(const char *list)
+{
+	char bad[64], all[NAMES_LIST_MAX + 16];
+	bool twice;
+
+	if (!strategy_list_check(list, bad, sizeof(bad), &twice))
+		return 0;
+	if (twice) {
+		msg("--strategy '%s': %s named twice", list, bad);
+		return EXIT_USAGE;
+	}
+	snprintf(all, sizeof(all), "one of %s, or all", strategy_names());
+	return bad_option_value("--strategy", bad, all);
+}
+
 int64_t parse_seconds(const char *s)
 {
 	char *end;
@@ -42,22 +57,11 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 	uint64_t v;
 
 	switch (c) {
-	case 's': {
-		char bad[64];
-		bool twice;
-
-		if (strategy_list_check(arg, bad, sizeof(bad), &twice) && twice) {
-			msg("--strategy '%s': %s named twice", arg, bad);
+	case 's':
+		if (strategy_list_option(arg))
 			return EXIT_USAGE;
-		} else if (strategy_list_check(arg, bad, sizeof(bad), &twice)) {
-			char all[NAMES_LIST_MAX + 16];
-
-			snprintf(all, sizeof(all), "one of %s, or all", strategy_names());
-			return bad_option_value("--strategy", bad, all);
-		}
 		hc->strategy = arg;
 		return 0;
-	}
 	case HOST_O_VARIANT:
 		if (names_find(strategy_variant_names, arg) < 0)
 			return bad_option_value("--variant", arg,

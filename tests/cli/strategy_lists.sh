@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # strategy_lists.sh - -s takes a comma-separated list (with "all" among
 # its names) on replay and density as on sweep and live, parsed by the
-# one parser of the registry: the runs come in the list's order, each the
+# one parser of the registry (live's too): the runs come in the list's order, each the
 # same as the strategy's own run; a name that is no strategy, an empty
 # one, and a strategy named twice are refused with status 1 and the
 # message that says which.
@@ -32,7 +32,10 @@ expect_status 0 "$ANONSIM" density -q -s punch,read-copy -m 256M --max 16 --csv 
 [ "$(printf '%s\n' "$out" | awk -F, 'NR > 1 && !seen[$1]++ { printf "%s=%s ", $1, $NF }')" = "punch=12 read-copy=8 " ] ||
 	fail "density -s punch,read-copy: $out"
 
-for cmd in replay density; do
+# live reads its list with the same parser
+cmds="replay density"
+"$ANONSIM" --help | grep -q '^  live ' && cmds="$cmds live"
+for cmd in $cmds; do
 	expect_status 1 "$ANONSIM" $cmd -s punch,bogus "$boot"
 	[ "$err" = "anonsim $cmd: --strategy 'bogus': expected one of read-copy, devanon, punch, free-hint, odirect, or all" ] ||
 		fail "$cmd -s punch,bogus: $err"
