@@ -65,7 +65,9 @@ static void repro_usage(FILE *f)
 	      "Options:\n"
 	      "  -c, --config FILE   host assumptions and published figures\n"
 	      "                      (default: " PKGDATADIR "/" DEFAULT_CONFIG ",\n"
-	      "                      or $ANONSIM_DATADIR/" DEFAULT_CONFIG ")\n"
+	      "                      or $ANONSIM_DATADIR/" DEFAULT_CONFIG "); - is\n"
+	      "                      standard input, the files it names relative\n"
+	      "                      to the working directory\n"
 	      "  -d, --data DIR      also write there footprint.csv (plots/footprint.gp)\n"
 	      "                      and density.csv, the sweeps of the 2004 boot\n"
 	      "                      (plots/density.gp)\n"
@@ -299,6 +301,7 @@ static int load_config(const char *path, struct repro_config *c, char *err, size
 	config_defaults(c, path);
 	if (kv_load(&f, path, known, multi, err, errlen))
 		return EXIT_DATA;
+	path = input_name(path);	/* in messages */
 	if (config_profile(&f, path, c, err, errlen) || config_sizes(&f, path, c, err, errlen) ||
 	    config_words(&f, path, c, err, errlen) || config_limits(&f, path, c, err, errlen) ||
 	    config_lists(&f, path, c, err, errlen))

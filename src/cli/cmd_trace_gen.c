@@ -22,6 +22,8 @@ static void gen_usage(FILE *f)
 	      "otherwise and freed, in the order and at the times of the events of a\n"
 	      "real recorded trace (the profile's 'ordering').  OUT's name chooses the\n"
 	      "encoding (.trace, .atr, optionally .gz); it appears only when complete.\n"
+	      "A PROFILE of - is standard input (its ordering relative to the working\n"
+	      "directory).\n"
 	      "\n"
 	      "Profile settings, one a line ('#' starts a comment):\n"
 	      "  ordering FILE     recorded trace giving order and timing (relative to\n"

@@ -246,7 +246,7 @@ static int import_check(const struct import_cli *cli, int argc, char **argv)
 /* The trace from @log, a line saying what it holds, and what looks wrong. */
 static int import_run(const struct import_cli *cli, const char *log)
 {
-	const char *name = trace_input_name(log);
+	const char *name = input_name(log);
 	struct strace_import_result res;
 	char err[1024];
 	int rc;

@@ -20,7 +20,6 @@
 #include "cli/sweep.h"
 #include "model/jobs.h"
 #include "model/replay.h"
-#include "trace/trace.h"
 #include "util/progress.h"
 #include "util/util.h"
 #include "util/xalloc.h"
@@ -416,7 +415,7 @@ static int take_row(struct merge *mg, const char *path, unsigned ln, const char 
 /* Part @f: its identity, its header, its rows.  0, or -1 with the error. */
 static int read_part(struct merge *mg, unsigned f)
 {
-	const char *path = trace_input_name(mg->paths[f]);
+	const char *path = input_name(mg->paths[f]);
 	FILE *in = strcmp(mg->paths[f], "-") ? fopen(path, "r") : stdin;
 	char *line = NULL;
 	size_t cap = 0;
@@ -429,7 +428,7 @@ static int read_part(struct merge *mg, unsigned f)
 	while (!rc && (got = getline(&line, &cap, in)) > 0) {
 		ln++;
 		if (ln == 1)
-			rc = part_identity(path, line, trace_input_name(mg->paths[0]), mg->id, &mg->total, f == 0,
+			rc = part_identity(path, line, input_name(mg->paths[0]), mg->id, &mg->total, f == 0,
 					   mg->err, mg->errlen);
 		else if (ln == 2 && strcmp(line, mg->hdr))
 			rc = set_error(mg->err, mg->errlen,

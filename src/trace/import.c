@@ -497,7 +497,7 @@ int strace_import(const char *log, const struct strace_import_opts *o,
 		  const char *out, struct strace_import_result *res,
 		  char *err, size_t errlen)
 {
-	struct importer im = { .log_path = trace_input_name(log), .o = o, .err = err, .errlen = errlen,
+	struct importer im = { .log_path = input_name(log), .o = o, .err = err, .errlen = errlen,
 			       .memfd = -1 };
 	size_t i;
 	int rc;

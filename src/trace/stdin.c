@@ -26,11 +26,6 @@ static void remove_spool(void)
 	}
 }
 
-const char *trace_input_name(const char *path)
-{
-	return strcmp(path, "-") ? path : "standard input";
-}
-
 const char *trace_stdin_path(char *err, size_t errlen)
 {
 	const char *dir = getenv("TMPDIR");

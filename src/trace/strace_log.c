@@ -19,7 +19,6 @@
 #include <zlib.h>
 
 #include "trace/strace_log.h"
-#include "trace/trace.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
@@ -497,7 +496,7 @@ static int read_lines(struct reader *r, gzFile f)
 
 int strace_log_read(const char *path, struct strace_log *log, char *err, size_t errlen)
 {
-	struct reader r = { .path = trace_input_name(path), .log = log, .err = err,
+	struct reader r = { .path = input_name(path), .log = log, .err = err,
 			    .errlen = errlen };
 	gzFile f;
 	size_t i;

@@ -134,9 +134,6 @@ void trace_close(struct trace_reader *r);
  */
 const char *trace_stdin_path(char *err, size_t errlen);
 
-/* How messages name input @path: "standard input" for "-", else @path. */
-const char *trace_input_name(const char *path);
-
 /* As trace_open, from an open descriptor (which it takes over); @name is
  * the name messages give the data. */
 struct trace_reader *trace_open_fd(int fd, const char *name,

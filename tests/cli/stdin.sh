@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # stdin.sh - - is standard input wherever a trace or an input file is
 # read: every command that reads traces reports from it what it reports
-# from the file; trace import reads a log (plain or gzip) from it into
+# from the file, as trace gen its profile and reproduce its config do
+# (what they name relative to the working directory); trace import reads a log (plain or gzip) from it into
 # the very trace the file gives, naming it "standard input" in its
 # messages; sweep --merge takes a part from it, and refuses a second -
 # (standard input is read once) with status 1 and the exact message.
@@ -53,6 +54,30 @@ cmp -s file.trace gz.trace || fail "trace import - (gzip): not the trace of the 
 : | "$ANONSIM" trace import --from strace --memory 64K -o empty.trace - >/dev/null 2>"$tmp/err"
 [ "$(cat "$tmp/err")" = "anonsim trace import: standard input: no pread64, pwrite64, mmap or munmap call that did something (record with anonsim-strace-record, or see anonsim trace import --help)" ] ||
 	fail "trace import - of nothing: $(cat "$tmp/err")"
+
+# a profile and a reproduce config, what they name relative to the
+# working directory
+cd "$src/traces" || exit 1
+expect_status 0 "$ANONSIM" trace gen woody-2004.profile "$tmp/file.trace"
+"$ANONSIM" trace gen - "$tmp/stdin.trace" <woody-2004.profile >"$tmp/out" 2>"$tmp/err" ||
+	fail "trace gen -: $(cat "$tmp/err")"
+[ "$(cat "$tmp/out")" = "$tmp/stdin.trace: 4388 events, 1792 pages read, 2525 touched, 0 freed, 4277 physical pages used" ] ||
+	fail "trace gen -: $(cat "$tmp/out")"
+cmp -s "$tmp/file.trace" "$tmp/stdin.trace" || fail "trace gen -: not the trace of the file"
+expect_status 0 "$ANONSIM" reproduce -q --published-only -c reproduce.conf
+printf '%s\n' "$out" | sed 's/config reproduce.conf/config -/' >"$tmp/from-file"
+"$ANONSIM" reproduce -q --published-only -c - <reproduce.conf >"$tmp/from-stdin" 2>"$tmp/err" ||
+	fail "reproduce -c -: $(cat "$tmp/err")"
+cmp -s "$tmp/from-file" "$tmp/from-stdin" || fail "reproduce -c -: differs: $(diff "$tmp/from-file" "$tmp/from-stdin")"
+cd "$tmp" || exit 1
+printf 'frob 1\n' | "$ANONSIM" trace gen - x.trace >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "trace gen - of a bad profile: not status 2"
+[ "$(cat "$tmp/err")" = "anonsim trace gen: standard input:1: unknown setting 'frob': expected ordering, memory, read, touch, free, readahead-kb, backing or note" ] ||
+	fail "trace gen - of a bad profile: $(cat "$tmp/err")"
+printf 'policy 2.6\n' | "$ANONSIM" reproduce -c - >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "reproduce -c - of a bad config: not status 2"
+[ "$(cat "$tmp/err")" = "anonsim reproduce: standard input: missing setting 'profile'" ] ||
+	fail "reproduce -c - of a bad config: $(cat "$tmp/err")"
 
 # sweep --merge: a part from standard input, once
 expect_status 0 "$ANONSIM" sweep -q --emit-jobs jobs -s read-copy,punch "$boot"
