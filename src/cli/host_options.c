@@ -28,7 +28,7 @@ int bad_option_value(const char *opt, const char *val, const char *want)
 int strategy_list_option(const char *list)
 {
 	char bad[64], all[NAMES_LIST_MAX + 16];
-	bool twice;
+	bool twice = false;
 
 	if (!strategy_list_check(list, bad, sizeof(bad), &twice))
 		return 0;
