@@ -115,10 +115,11 @@ int anonsim_set_instances(anonsim_sim *sim, unsigned n);
 
 /*
  * Replay the traces under strategy @strategy ("read-copy", "devanon",
- * "punch", "free-hint", "odirect"; see anonsim_strategy_name) or every
- * one ("all"), as "anonsim replay --strategy" does: devanon runs twice,
- * "devanon/fixed" and "devanon/posted".  The results replace those of
- * the last run.  EINVAL for an unknown strategy or no trace; EDATA for a
+ * "punch", "free-hint", "odirect"; see anonsim_strategy_name), several
+ * ("punch,read-copy", in that order) or every one ("all"), as "anonsim
+ * replay --strategy" does: devanon runs twice, "devanon/fixed" and
+ * "devanon/posted".  The results replace those of the last run.  EINVAL
+ * for an unknown strategy, one named twice, or no trace; EDATA for a
  * trace that breaks the format, with its place.
  */
 int anonsim_replay(anonsim_sim *sim, const char *strategy);

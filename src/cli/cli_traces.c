@@ -69,3 +69,15 @@ int cli_traces_ready(char **paths, unsigned n, bool quiet)
 	}
 	return 0;
 }
+
+int cli_stdin_once(char *const *args, unsigned n)
+{
+	unsigned i, seen = 0;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(args[i], "-") && seen++) {
+			msg("- given twice: standard input is read once");
+			return EXIT_USAGE;
+		}
+	return 0;
+}

@@ -33,4 +33,9 @@ int cli_trace_arg(char **path, bool quiet);
  * 0, or EXIT_DATA after a message. */
 int cli_traces_ready(char **paths, unsigned n, bool quiet);
 
+/* Whether "-" comes at most once among @args, inputs that read standard
+ * input as it comes (not a trace's scratch copy): 0, or EXIT_USAGE after
+ * a message. */
+int cli_stdin_once(char *const *args, unsigned n);
+
 #endif

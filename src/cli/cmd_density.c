@@ -44,7 +44,7 @@ static void density_usage(FILE *f)
 	      "      --every-n         with --stagger or --check: replay every N, no bisection\n"
 	      "  -j, --jobs N          replays run in parallel (default: online CPUs)\n"
 	      OUT_OPTIONS_HELP
-	      "  -q, --quiet           no progress line\n"
+	      QUIET_PROGRESS_HELP
 	      "  -h, --help            this help\n"
 	      "\n", f);
 	host_options_strategies(f);
@@ -83,7 +83,7 @@ static void put_table(FILE *f, const struct sweep_result *sr,
 	else
 		fputs("unlimited", f);
 	fprintf(f, ", swap %.2f MiB, reclaim %s, %s image\n", o->swap / 1048576.0,
-		o->policy == RECLAIM_24 ? "2.4" : "modern",
+		reclaim_policy_names[o->policy],
 		o->share ? "shared" : "private");
 	fprintf(f, "%5s", "N");
 	for (c = 0; c < CAT_NR; c++)

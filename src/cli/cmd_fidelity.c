@@ -41,6 +41,7 @@ static void fidelity_usage(FILE *f)
 	      "                              instead of standard output\n"
 	      "      --csv                   CSV, one row per trace\n"
 	      "      --json                  one JSON object (see anonsim(1))\n"
+	      "  -q, --quiet                 no line on which file a trace name read\n"
 	      "  -h, --help                  this help\n"
 	      "\n"
 	      "No footprint the trace can be held to is bad data (2); a difference\n"
@@ -211,7 +212,7 @@ struct fidelity_cli {
 	struct replay_opts o;		/* read-copy as UML ran it, each trace's readahead */
 	struct out out;
 	double tol_tmpfs, tol_cache;
-	bool cache_only;
+	bool cache_only, quiet;
 	char **traces;
 	unsigned n;
 };
@@ -236,6 +237,9 @@ static int fidelity_own_option(struct fidelity_cli *fc, int opt, char **argv)
 	case 'C':
 		fc->cache_only = true;
 		return 0;
+	case 'q':
+		fc->quiet = true;
+		return 0;
 	case 'h':
 		fidelity_usage(stdout);
 		return -1;
@@ -251,6 +255,7 @@ static int fidelity_parse(struct fidelity_cli *fc, int argc, char **argv)
 		{ "tmpfs-tolerance", required_argument, NULL, 't' },
 		{ "cache-tolerance", required_argument, NULL, 'c' },
 		{ "cache-only", no_argument, NULL, 'C' },
+		{ "quiet", no_argument, NULL, 'q' },
 		OUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -258,7 +263,7 @@ static int fidelity_parse(struct fidelity_cli *fc, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":qh" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if ((rc = out_option(&fc->out, opt, optarg)) < 0)
 			rc = fidelity_own_option(fc, opt, argv);
 		if (rc)
@@ -342,7 +347,7 @@ int cmd_fidelity(int argc, char **argv)
 	rc = fidelity_parse(&fc, argc, argv);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = cli_traces_ready(fc.traces, fc.n, false)))
+	if ((rc = cli_traces_ready(fc.traces, fc.n, fc.quiet)))
 		return rc;
 	v = xcalloc(fc.n, sizeof(*v), "the verdicts");
 	if ((rc = out_open(&fc.out, fc.traces, fc.n))) {

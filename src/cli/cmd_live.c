@@ -68,6 +68,7 @@ static void live_usage(FILE *f)
 	      "                        Under -m the host's DAMON contexts are paused\n"
 	      "                        for the run (see anonsim(1))\n"
 	      OUT_OPTIONS_HELP
+	      QUIET_NAMES_HELP
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "Strategies:\n", f);
@@ -82,11 +83,16 @@ static void live_usage(FILE *f)
 	      EXIT_STATUS_HELP, f);
 }
 
-/* Parse "-s LIST" into @runs; the number taken, or -1 after a message. */
+/*
+ * Parse "-s LIST" into @runs, read as every command reads it (the
+ * registry's strategy_runs; "all": those that run here); the number
+ * taken, or -1 after a message.
+ */
 static int parse_strategies(const char *list, const struct live_strategy **runs)
 {
 	const struct live_strategy *const *s;
-	char buf[256], *tok, *save;
+	struct strategy_run named[HOST_CLI_MAX_RUNS];
+	unsigned i, nnamed;
 	int n = 0;
 
 	if (!strcmp(list, "all")) {
@@ -95,17 +101,16 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 				runs[n++] = *s;
 		return n;
 	}
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct live_strategy *ls = live_strategy_find(tok);
+	if (strategy_list_option(list))
+		return -1;
+	/* one run each: the variant is the model's, not live's */
+	nnamed = strategy_runs(list, "fixed", named, HOST_CLI_MAX_RUNS);
+	for (i = 0; i < nnamed; i++) {
+		const struct live_strategy *ls = live_strategy_find(named[i].s->name);
 
-		if (!ls) {
-			msg("--strategy '%s': expected one of %s, or all", tok, strategy_names());
-			return -1;
-		}
-		if (live_strategy_unavailable(ls)) {
-			msg("--strategy '%s' cannot run live: it %s", tok,
-			    live_strategy_unavailable(ls));
+		if (!ls || live_strategy_unavailable(ls)) {
+			msg("--strategy '%s' cannot run live: it %s", named[i].s->name,
+			    ls ? live_strategy_unavailable(ls) : "has no live form");
 			return -1;
 		}
 		if (n == LIVE_MAX_RUNS) {
@@ -114,9 +119,7 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 		}
 		runs[n++] = ls;
 	}
-	if (!n)
-		msg("--strategy '%s': no strategy named", list);
-	return n ? n : -1;
+	return n;
 }
 
 /* ---- the report: a table per run, CSV rows, or one JSON object ---- */
@@ -298,6 +301,7 @@ enum { O_TOL = HOST_O_END, O_FAST };
 struct live_cli {
 	const struct live_strategy *runs[LIVE_MAX_RUNS];
 	int nruns;			/* -2: no -s given */
+	bool quiet;
 	struct live_opts o;
 	struct host_cli hc;
 	struct out out;
@@ -344,6 +348,9 @@ static int live_option(struct live_cli *cli, int opt, char **argv)
 	case O_FAST:
 		cli->o.fast = true;
 		return 0;
+	case 'q':
+		cli->quiet = true;
+		return 0;
 	case 'h':
 		live_usage(stdout);
 		return -1;
@@ -366,6 +373,7 @@ static int live_parse(struct live_cli *cli, int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "cache-tolerance", required_argument, NULL, O_TOL },
 		{ "fast", no_argument, NULL, O_FAST },
+		{ "quiet", no_argument, NULL, 'q' },
 		OUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -373,7 +381,7 @@ static int live_parse(struct live_cli *cli, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":s:d:n:m:h" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":s:d:n:m:qh" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if ((rc = out_option(&cli->out, opt, optarg)) >= 0) {
 			if (rc)
 				return rc;
@@ -468,7 +476,7 @@ int cmd_live(int argc, char **argv)
 	live_complete(&cli);
 	traces = argv + optind;
 	ntraces = (unsigned)(argc - optind);
-	if ((rc = cli_traces_ready(traces, ntraces, false)))
+	if ((rc = cli_traces_ready(traces, ntraces, cli.quiet)))
 		return rc;
 	if ((rc = out_open(&cli.out, traces, ntraces)))
 		return rc;

@@ -36,7 +36,7 @@ static void replay_usage(FILE *f)
 	      "      --series FILE     write host memory by category over trace time (CSV;\n"
 	      "                        - for standard output, the report then in -o FILE)\n"
 	      "      --series-step SECS  sampling step of --series (default: 0.1)\n"
-	      "  -q, --quiet           no progress line\n"
+	      QUIET_PROGRESS_HELP
 	      "  -h, --help            this help\n"
 	      "\n", f);
 	host_options_strategies(f);

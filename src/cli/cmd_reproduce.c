@@ -26,6 +26,7 @@
 #include "strategy/registry.h"
 #include "trace/gen.h"
 #include "util/keyval.h"
+#include "util/names.h"
 #include "util/cleanup.h"
 #include "util/util.h"
 #include "util/xalloc.h"
@@ -64,7 +65,9 @@ static void repro_usage(FILE *f)
 	      "Options:\n"
 	      "  -c, --config FILE   host assumptions and published figures\n"
 	      "                      (default: " PKGDATADIR "/" DEFAULT_CONFIG ",\n"
-	      "                      or $ANONSIM_DATADIR/" DEFAULT_CONFIG ")\n"
+	      "                      or $ANONSIM_DATADIR/" DEFAULT_CONFIG "); - is\n"
+	      "                      standard input, the files it names relative\n"
+	      "                      to the working directory\n"
 	      "  -d, --data DIR      also write there footprint.csv (plots/footprint.gp)\n"
 	      "                      and density.csv, the sweeps of the 2004 boot\n"
 	      "                      (plots/density.gp)\n"
@@ -142,41 +145,34 @@ static int config_sizes(const struct kv_file *f, const char *path, struct repro_
 	return 0;
 }
 
-/* policy, share and geometry, each one of two words.  0, or -1 with @err. */
+/* policy, share and geometry, each one word of its table.  0, or -1 with @err. */
 static int config_words(const struct kv_file *f, const char *path, struct repro_config *c,
 			char *err, size_t errlen)
 {
+	static const char *const yes_no[] = { "yes", "no", NULL };
 	const struct kv_entry *e;
+	char want[NAMES_LIST_MAX];
 
-	if ((e = kv_get(f, "policy"))) {
-		if (!strcmp(e->value, "2.4"))
-			c->host.policy = RECLAIM_24;
-		else if (!strcmp(e->value, "modern"))
-			c->host.policy = RECLAIM_MODERN;
-		else {
-			snprintf(err, errlen, "%s:%u: policy '%s': expected 2.4 or modern",
-				 path, e->line, e->value);
-			return -1;
-		}
+	if ((e = kv_get(f, "policy")) && reclaim_policy_find(e->value, &c->host.policy)) {
+		snprintf(err, errlen, "%s:%u: policy '%s': expected %s", path, e->line, e->value,
+			 names_or(reclaim_policy_names, want, sizeof(want)));
+		return -1;
 	}
 	if ((e = kv_get(f, "share"))) {
-		if (strcmp(e->value, "yes") && strcmp(e->value, "no")) {
-			snprintf(err, errlen, "%s:%u: share '%s': expected yes or no",
-				 path, e->line, e->value);
+		if (names_find(yes_no, e->value) < 0) {
+			snprintf(err, errlen, "%s:%u: share '%s': expected %s", path, e->line,
+				 e->value, names_or(yes_no, want, sizeof(want)));
 			return -1;
 		}
 		c->host.share = !strcmp(e->value, "yes");
 	}
 	if ((e = kv_get(f, "geometry"))) {
-		if (!strcmp(e->value, "i386"))
-			c->host.geom = &shmem_geom_i386;
-		else if (!strcmp(e->value, "x86_64"))
-			c->host.geom = &shmem_geom_x86_64;
-		else {
-			snprintf(err, errlen, "%s:%u: geometry '%s': expected i386 or x86_64",
-				 path, e->line, e->value);
+		if (!shmem_geom_find(e->value)) {
+			snprintf(err, errlen, "%s:%u: geometry '%s': expected %s", path, e->line,
+				 e->value, shmem_geom_names(want, sizeof(want)));
 			return -1;
 		}
+		c->host.geom = shmem_geom_find(e->value);
 	}
 	return 0;
 }
@@ -305,6 +301,7 @@ static int load_config(const char *path, struct repro_config *c, char *err, size
 	config_defaults(c, path);
 	if (kv_load(&f, path, known, multi, err, errlen))
 		return EXIT_DATA;
+	path = input_name(path);	/* in messages */
 	if (config_profile(&f, path, c, err, errlen) || config_sizes(&f, path, c, err, errlen) ||
 	    config_words(&f, path, c, err, errlen) || config_limits(&f, path, c, err, errlen) ||
 	    config_lists(&f, path, c, err, errlen))
@@ -409,10 +406,10 @@ static void put_inputs(struct json *j, const struct repro_config *c)
 	json_string(j, "profile", c->profile);
 	json_number(j, "host_mem_mib", fmt_bytes_mib(b, c->host.host_mem));
 	json_number(j, "swap_mib", fmt_bytes_mib(b, c->host.swap));
-	json_string(j, "policy", c->host.policy == RECLAIM_24 ? "2.4" : "modern");
+	json_string(j, "policy", reclaim_policy_names[c->host.policy]);
 	json_string(j, "readahead_kb", "trace");
 	json_number(j, "overhead_mib", fmt_bytes_mib(b, c->host.overhead));
-	json_string(j, "geometry", c->host.geom == &shmem_geom_i386 ? "i386" : "x86_64");
+	json_string(j, "geometry", c->host.geom->name);
 	json_bool(j, "share", c->host.share);
 	json_uint(j, "max_instances", c->max_instances);
 	json_number(j, "tolerance_mib", fmt_double(b, c->tolerance_mib));
@@ -516,7 +513,7 @@ static void put_table(FILE *f, const struct repro_config *c, const struct row *r
 		"  profile %s, config %s\n"
 		"  host: %.0f MiB, swap %.0f MiB, %s reclaim, %.1f MiB overhead per UML, %s image\n\n",
 		c->profile, c->path, c->host.host_mem / 1048576.0, c->host.swap / 1048576.0,
-		c->host.policy == RECLAIM_24 ? "2.4" : "modern", c->host.overhead / 1048576.0,
+		reclaim_policy_names[c->host.policy], c->host.overhead / 1048576.0,
 		c->host.share ? "shared" : "private");
 	fprintf(f, "%-10s %14s %10s %8s %10s %6s\n", "strategy", "footprint MiB", "published",
 		"UMLs", "published", "");

@@ -5,8 +5,8 @@
  */
 #include <config.h>
 
+#include <getopt.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/commands.h"
 #include "cli/usage.h"
@@ -20,12 +20,17 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: anonsim selftest [--help]\n"
+		"Usage: anonsim selftest [OPTIONS]\n"
 		"\n"
 		"Check the block-table and map-count reference code for every\n"
 		"geometry: table boundaries, a randomized run against a flat array,\n"
 		"and /dev/anon mmap/munmap/reclaim in both variants.  Prints\n"
 		"\"ok CHECK\" per check; a check that fails is a bug (3).\n"
+		"\n"
+		"Options:\n"
+		QUIET_NOTHING_HELP
+		"  -h, --help            this help\n"
+		"\n"
 		EXIT_STATUS_HELP);
 }
 
@@ -49,17 +54,27 @@ int cmd_selftest(int argc, char **argv)
 	} variants[] = {
 		{ ANON_POSTED, "posted" }, { ANON_FIXED, "fixed" },
 	};
+	static const struct option opts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
 	char err[256] = "", what[64];
 	unsigned int failed = 0;
 	size_t g, v;
+	int c;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-			usage(stdout);
-			return EXIT_OK;
-		}
-		msg("unknown option '%s' (see anonsim selftest --help)",
-		    argv[1]);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
+		if (c == 'q')
+			continue;
+		if (c != 'h')
+			return usage_error(c, argv, "selftest");
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (optind < argc) {
+		msg("unexpected argument '%s' (see anonsim selftest --help)", argv[optind]);
 		return EXIT_USAGE;
 	}
 	for (g = 0; g < sizeof(geoms) / sizeof(geoms[0]); g++) {

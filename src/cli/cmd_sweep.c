@@ -57,7 +57,7 @@ static void sweep_usage(FILE *f)
 	      "  -j, --jobs N          replays at once (default: the online CPUs)\n"
 	      "  -o, --output FILE     write to FILE (complete or not at all)\n"
 	      "      --csv | --json    CSV (the default) or one JSON object (see anonsim(1))\n"
-	      "  -q, --quiet           no progress line\n"
+	      QUIET_PROGRESS_HELP
 	      "      --emit-jobs DIR   run nothing: write DIR/jobs.txt, one command line\n"
 	      "                        per combination writing DIR/part-K.csv, for GNU\n"
 	      "                        parallel (parallel < DIR/jobs.txt, or with\n"
@@ -73,7 +73,7 @@ static void sweep_usage(FILE *f)
 	      "      --merge           join PART files (CSV of jobs) in combination order:\n"
 	      "                        the file the sweep writes in one process; parts\n"
 	      "                        of one sweep only, all of its combinations, every\n"
-	      "                        figure a number\n"
+	      "                        figure a number; a PART of - is standard input\n"
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "A part that is not one of the sweep's, or whose figures do not parse, is\n"
@@ -547,20 +547,9 @@ static int sweep_complete_grid(struct sweep_cli *sc, char **traces, unsigned ntr
 	struct sweep_grid *g = sc->g;
 	unsigned i;
 
-	if (sc->strategy_list) {
-		char buf[1024], *tok, *save;
-
-		snprintf(buf, sizeof(buf), "%s", sc->strategy_list);
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			struct host_cli one = g->base;
-
-			one.strategy = tok;
-			g->nruns += host_cli_runs(&one, g->runs + g->nruns,
-						  HOST_CLI_MAX_RUNS - g->nruns);
-		}
-	} else {
-		g->nruns = host_cli_runs(&g->base, g->runs, HOST_CLI_MAX_RUNS);
-	}
+	if (sc->strategy_list)
+		g->base.strategy = sc->strategy_list;
+	g->nruns = host_cli_runs(&g->base, g->runs, HOST_CLI_MAX_RUNS);
 	if (!g->nmem)
 		g->mem[g->nmem++] = 0;
 	if (!g->nswap)
@@ -659,7 +648,8 @@ int cmd_sweep(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
 	if (sc.merge)
-		return sweep_merge_parts(&sc, argv + optind, (unsigned)(argc - optind));
+		return cli_stdin_once(argv + optind, (unsigned)(argc - optind)) ? EXIT_USAGE :
+			sweep_merge_parts(&sc, argv + optind, (unsigned)(argc - optind));
 	if ((rc = cli_traces_ready(argv + optind, (unsigned)(argc - optind), sc.quiet)))
 		return rc;
 	rc = sweep_complete_grid(&sc, argv + optind, (unsigned)(argc - optind));

@@ -15,6 +15,7 @@
 #include "cli/output_file.h"
 #include "cli/output_format.h"
 #include "trace/trace.h"
+#include "util/names.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
@@ -23,12 +24,12 @@ typedef unsigned long long ull;
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: anonsim trace check FILE...\n"
-		"       anonsim trace stat [-o FILE] [--csv | --json] FILE\n"
-		"       anonsim trace convert IN OUT\n"
-		"       anonsim trace cat FILE\n"
-		"       anonsim trace list [-o FILE] [--csv | --json]\n"
-		"       anonsim trace gen PROFILE OUT\n"
+		"Usage: anonsim trace check [-q] FILE...\n"
+		"       anonsim trace stat [-q] [-o FILE] [--csv | --json] FILE\n"
+		"       anonsim trace convert [-q] IN OUT\n"
+		"       anonsim trace cat [-q] FILE\n"
+		"       anonsim trace list [-q] [-o FILE] [--csv | --json]\n"
+		"       anonsim trace gen [-q] PROFILE OUT\n"
 		"       anonsim trace import --from strace --memory SIZE -o OUT LOG\n"
 		"\n"
 		"Read traces of User-Mode Linux runs (see traces/FORMAT.md): text\n"
@@ -53,34 +54,50 @@ static void usage(FILE *out)
 		EXIT_STATUS_HELP);
 }
 
-/* The help of one subcommand: what it does, its options. */
+/* The subcommands; those with a command of their own have their own help. */
 static const struct sub {
 	const char *name, *args, *what;
 	bool outputs;		/* takes -o, --csv, --json */
 	unsigned nargs;		/* 0: one or more */
+	int (*own)(int argc, char **argv);
 } subs[] = {
 	{ "check", "FILE...", "Validate each FILE (every rule of traces/FORMAT.md) and print the number\n"
 	  "of its events.  Every FILE is checked; the exit status is 2 when any\n"
-	  "is refused.\n", false, 0 },
+	  "is refused.\n", false, 0, NULL },
 	{ "stat", "FILE", "Print FILE's header and what its events add up to: events by kind,\n"
 	  "reads and writes per device (requests, bytes, pages, distinct pages),\n"
-	  "pages touched and freed, and the time it spans.\n", true, 1 },
+	  "pages touched and freed, and the time it spans.\n", true, 1, NULL },
 	{ "convert", "IN OUT", "Rewrite IN as OUT; OUT's name (.trace, .atr, .trace.gz, .atr.gz)\n"
-	  "chooses the encoding and compression; OUT appears only when complete.\n", false, 2 },
-	{ "cat", "FILE", "Print FILE in the text encoding on standard output.\n", false, 1 },
-	{ NULL, NULL, NULL, false, 0 }
+	  "chooses the encoding and compression; OUT appears only when complete.\n", false, 2, NULL },
+	{ "cat", "FILE", "Print FILE in the text encoding on standard output.\n", false, 1, NULL },
+	{ "list", NULL, NULL, false, 0, cmd_trace_list },
+	{ "gen", NULL, NULL, false, 0, cmd_trace_gen },
+	{ "import", NULL, NULL, false, 0, cmd_trace_import },
+	{ NULL, NULL, NULL, false, 0, NULL }
 };
+
+/* "check, stat, ... or import", for the message refusing another. */
+static const char *sub_names(char *buf, size_t len)
+{
+	const char *names[sizeof(subs) / sizeof(subs[0])];
+	size_t i;
+
+	for (i = 0; subs[i].name; i++)
+		names[i] = subs[i].name;
+	names[i] = NULL;
+	return names_or(names, buf, len);
+}
 
 static void sub_usage(FILE *out, const struct sub *sb)
 {
-	fprintf(out, "Usage: anonsim trace %s%s %s\n\n%s", sb->name,
-		sb->outputs ? " [OPTIONS]" : "", sb->args, sb->what);
+	fprintf(out, "Usage: anonsim trace %s [OPTIONS] %s\n\n%s", sb->name, sb->args,
+		sb->what);
 	fputs("An input of - (FILE, IN) is standard input; one that names no file but\n"
 	      "a shipped trace (debian-boot-64M) is that trace (anonsim trace list).\n"
 	      "\nOptions:\n", out);
 	if (sb->outputs)
 		fputs(OUT_OPTIONS_HELP, out);
-	fputs("  -h, --help            this help\n\n" EXIT_STATUS_HELP, out);
+	fputs(QUIET_NAMES_HELP "  -h, --help            this help\n\n" EXIT_STATUS_HELP, out);
 }
 
 static struct trace_reader *open_or_complain(const char *path)
@@ -419,7 +436,9 @@ static int trace_convert(const char *in, const char *out)
 	int binary, gz, rc;
 
 	if (trace_path_encoding(out, &binary, &gz)) {
-		msg("%s: output name must end in .trace, .atr, .trace.gz or .atr.gz", out);
+		char why[NAMES_LIST_MAX + 32];
+
+		msg("%s: output %s", out, trace_suffix_error("name", why, sizeof(why)));
 		return EXIT_USAGE;
 	}
 	if (output_not_input(out, (char *const *)&in, 1))
@@ -480,16 +499,19 @@ int cmd_trace(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
 		OUT_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	static const struct option help_only[] = {
+	static const struct option no_outputs[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static char command[32];
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	const struct sub *sb;
+	bool quiet = false;
 	struct out out;
 	int c, rc;
 
@@ -503,27 +525,28 @@ int cmd_trace(int argc, char **argv)
 	}
 	for (sb = subs; sb->name && strcmp(sb->name, sub); sb++)
 		;
-	if (sb->name || !strcmp(sub, "gen") || !strcmp(sub, "import") || !strcmp(sub, "list")) {
-		snprintf(command, sizeof(command), "trace %s", sub);
-		msg_set_command(command);
-	}
-	if (!strcmp(sub, "gen"))	/* its own options and help */
-		return cmd_trace_gen(argc - 1, argv + 1);
-	if (!strcmp(sub, "import"))
-		return cmd_trace_import(argc - 1, argv + 1);
-	if (!strcmp(sub, "list"))
-		return cmd_trace_list(argc - 1, argv + 1);
 	if (!sb->name) {
-		msg("unknown subcommand '%s' (see anonsim trace --help)", sub);
+		char names[NAMES_LIST_MAX];
+
+		msg("unknown subcommand '%s': expected %s (see anonsim trace --help)", sub,
+		    sub_names(names, sizeof(names)));
 		return EXIT_USAGE;
 	}
+	snprintf(command, sizeof(command), "trace %s", sub);
+	msg_set_command(command);
+	if (sb->own)	/* its own options and help */
+		return sb->own(argc - 1, argv + 1);
 	out_init(&out);
 	optind = 1;
-	while ((c = getopt_long(argc - 1, argv + 1, sb->outputs ? ":h" OUT_SHORT_OPTIONS : ":h",
-				sb->outputs ? opts : help_only, NULL)) != -1) {
+	while ((c = getopt_long(argc - 1, argv + 1, sb->outputs ? ":qh" OUT_SHORT_OPTIONS : ":qh",
+				sb->outputs ? opts : no_outputs, NULL)) != -1) {
 		if (sb->outputs && (rc = out_option(&out, c, optarg)) >= 0) {
 			if (rc)
 				return rc;
+			continue;
+		}
+		if (c == 'q') {
+			quiet = true;
 			continue;
 		}
 		if (c == 'h') {
@@ -541,7 +564,7 @@ int cmd_trace(int argc, char **argv)
 		int i, worst = EXIT_OK;
 
 		for (i = 0; i < argc - 1 - optind; i++) {
-			rc = cli_trace_arg(&argv[i], false);
+			rc = cli_trace_arg(&argv[i], quiet);
 			if (!rc)
 				rc = trace_check(argv[i]);
 			if (rc > worst)
@@ -549,7 +572,7 @@ int cmd_trace(int argc, char **argv)
 		}
 		return worst;
 	}
-	if ((rc = cli_trace_arg(&argv[0], false)))
+	if ((rc = cli_trace_arg(&argv[0], quiet)))
 		return rc;
 	if (!strcmp(sub, "stat"))
 		return trace_stat(argv[0], &out);

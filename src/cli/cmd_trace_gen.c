@@ -4,23 +4,26 @@
  */
 #include <config.h>
 
+#include <getopt.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/commands.h"
 #include "cli/usage.h"
 #include "trace/gen.h"
 #include "trace/trace.h"
+#include "util/names.h"
 #include "util/util.h"
 
 static void gen_usage(FILE *f)
 {
-	fputs("Usage: anonsim trace gen PROFILE OUT\n"
+	fputs("Usage: anonsim trace gen [OPTIONS] PROFILE OUT\n"
 	      "\n"
 	      "Synthesize a boot trace from PROFILE: so much read from ubd, touched\n"
 	      "otherwise and freed, in the order and at the times of the events of a\n"
 	      "real recorded trace (the profile's 'ordering').  OUT's name chooses the\n"
 	      "encoding (.trace, .atr, optionally .gz); it appears only when complete.\n"
+	      "A PROFILE of - is standard input (its ordering relative to the working\n"
+	      "directory).\n"
 	      "\n"
 	      "Profile settings, one a line ('#' starts a comment):\n"
 	      "  ordering FILE     recorded trace giving order and timing (relative to\n"
@@ -33,20 +36,36 @@ static void gen_usage(FILE *f)
 	      "  backing ID        backing identity of the device (default: the ordering's)\n"
 	      "  note TEXT         a note for the header; may repeat\n"
 	      "\n"
+	      "Options:\n"
+	      QUIET_NOTHING_HELP
+	      "  -h, --help            this help\n"
+	      "\n"
 	      EXIT_STATUS_HELP, f);
 }
 
 int cmd_trace_gen(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct gen_profile p;
 	struct gen_stats st;
 	char err[1024];
-	int rc;
+	int c, rc;
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
+		if (c == 'q')
+			continue;
+		if (c != 'h')
+			return usage_error(c, argv, "trace gen");
 		gen_usage(stdout);
 		return EXIT_OK;
 	}
+	argc -= optind - 1;
+	argv += optind - 1;
 	if (argc != 3) {
 		msg("expected PROFILE OUT (see anonsim trace gen --help)");
 		return EXIT_USAGE;
@@ -55,8 +74,9 @@ int cmd_trace_gen(int argc, char **argv)
 		int binary, gz;
 
 		if (trace_path_encoding(argv[2], &binary, &gz)) {
-			msg("%s: name must end in .trace, .atr, .trace.gz or .atr.gz",
-			    argv[2]);
+			char why[NAMES_LIST_MAX + 32];
+
+			msg("%s: %s", argv[2], trace_suffix_error("name", why, sizeof(why)));
 			return EXIT_USAGE;
 		}
 	}

@@ -17,6 +17,7 @@
 #include "cli/output_file.h"
 #include "trace/import.h"
 #include "trace/trace.h"
+#include "util/names.h"
 #include "util/util.h"
 
 static void import_usage(FILE *f)
@@ -24,14 +25,15 @@ static void import_usage(FILE *f)
 	fputs("Usage: anonsim trace import --from strace --memory SIZE -o OUT [OPTIONS] LOG\n"
 	      "\n"
 	      "Make a trace of the UML run whose system calls strace logged in LOG\n"
-	      "(plain or gzip).  Record the log with anonsim-strace-record (in the\n"
-	      "source tree's src/record/uml/): it boots UML with strace attached to\n"
-	      "the processes that matter, the main process, which maps UML's memory\n"
-	      "file, and the io threads (children made with clone(CLONE_VM)), which\n"
-	      "read and write the disks.  strace -f cannot be used: it takes over the\n"
-	      "processes UML traces itself, and UML stops at its start-up check.  By\n"
-	      "hand, attach to both while UML runs (UML's mapping of its physical\n"
-	      "memory, made as it boots, is then assumed):\n"
+	      "(plain or gzip; - is standard input).  Record the log with\n"
+	      "anonsim-strace-record (in the source tree's src/record/uml/): it boots\n"
+	      "UML with strace attached to the processes that matter, the main\n"
+	      "process, which maps UML's memory file, and the io threads (children\n"
+	      "made with clone(CLONE_VM)), which read and write the disks.  strace -f\n"
+	      "cannot be used: it takes over the processes UML traces itself, and UML\n"
+	      "stops at its start-up check.  By hand, attach to both while UML runs\n"
+	      "(UML's mapping of its physical memory, made as it boots, is then\n"
+	      "assumed):\n"
 	      "\n"
 	      "  strace -ttt -e trace=pread64,pwrite64,preadv,pwritev,mmap,munmap \\\n"
 	      "         -e raw=pread64,pwrite64 -o LOG -p UML_PID -p IO_THREAD_PID\n"
@@ -75,6 +77,7 @@ static void import_usage(FILE *f)
 	      "                        backing identity (default: the farthest byte\n"
 	      "                        read, rounded up to 1 MiB, and strace-fdFD)\n"
 	      "      --readahead KB    the host's readahead window to record\n"
+	      QUIET_NOTHING_HELP
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "A log that cannot be read is bad data (2; the message names the line);\n"
@@ -173,6 +176,8 @@ static int import_option(struct import_cli *cli, int opt, char **argv)
 		}
 		o->readahead_kb = (int64_t)v;
 		return 0;
+	case 'q':
+		return 0;
 	case 'h':
 		import_usage(stdout);
 		return -1;
@@ -192,34 +197,41 @@ static int import_parse(struct import_cli *cli, int argc, char **argv)
 		{ "memory-fd", required_argument, NULL, O_MEMFD },
 		{ "device", required_argument, NULL, O_DEVICE },
 		{ "readahead", required_argument, NULL, O_RA },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1)
 		if ((rc = import_option(cli, opt, argv)))
 			return rc;
 	return 0;
 }
 
+/* The kinds of log --from takes. */
+static const char *const log_kinds[] = { "strace", NULL };
+
 /* What an import cannot do without: --from strace, --memory, -o OUT, one LOG. */
 static int import_check(const struct import_cli *cli, int argc, char **argv)
 {
+	char want[NAMES_LIST_MAX];
 	int binary, gz;
 
-	if (!cli->from || strcmp(cli->from, "strace")) {
-		msg("--from %s: the one kind of log there is is strace (--from strace)",
-		    cli->from ? cli->from : "missing");
+	if (!cli->from) {
+		msg("--from KIND is required, the kind of log: %s",
+		    names_or(log_kinds, want, sizeof(want)));
 		return EXIT_USAGE;
 	}
+	if (names_find(log_kinds, cli->from) < 0)
+		return bad_option_value("--from", cli->from, names_or(log_kinds, want, sizeof(want)));
 	if (!cli->o.memory) {
 		msg("--memory SIZE is required: UML's mem=, which strace does not see");
 		return EXIT_USAGE;
 	}
 	if (!cli->out || trace_path_encoding(cli->out, &binary, &gz)) {
-		msg("-o OUT is required, ending in .trace, .atr, .trace.gz or .atr.gz");
+		msg("-o OUT is required, ending in %s", names_or(trace_suffixes, want, sizeof(want)));
 		return EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
@@ -234,6 +246,7 @@ static int import_check(const struct import_cli *cli, int argc, char **argv)
 /* The trace from @log, a line saying what it holds, and what looks wrong. */
 static int import_run(const struct import_cli *cli, const char *log)
 {
+	const char *name = input_name(log);
 	struct strace_import_result res;
 	char err[1024];
 	int rc;
@@ -245,20 +258,20 @@ static int import_run(const struct import_cli *cli, const char *log)
 	}
 	if (res.cut_line)
 		msg("%s:%u: warning: the log ends in the middle of this line%s%s: left out",
-		    log, res.cut_line, res.cut_name[0] ? ", a call of " : "", res.cut_name);
+		    name, res.cut_line, res.cut_name[0] ? ", a call of " : "", res.cut_name);
 	if (!res.reads)
 		msg("%s: warning: no disk read into UML's physical memory (%" PRIu64 " pread64 calls): "
 		    "was strace attached to UML's io thread? (anonsim-strace-record attaches to it)",
-		    log, res.preads);
+		    name, res.preads);
 	else if (res.reads == res.probes)
 		msg("%s: warning: no disk read by the guest, only UML's own probes of an image's "
 		    "header (%" PRIu64 "): was strace attached to UML's io thread? "
-		    "(anonsim-strace-record attaches to it)", log, res.probes);
+		    "(anonsim-strace-record attaches to it)", name, res.probes);
 	if (!res.mapped)
 		msg("%s: warning: no mapping of UML's memory file: was strace attached to UML's "
-		    "main process? (anonsim-strace-record attaches to it)", log);
+		    "main process? (anonsim-strace-record attaches to it)", name);
 	printf("%s: %" PRIu64 " events from %s; %" PRIu64 " calls left out (see its notes)\n",
-	       cli->out, res.events, log, res.left_out);
+	       cli->out, res.events, name, res.left_out);
 	return EXIT_OK;	/* a failure to write standard output: main says so, exit 5 */
 }
 

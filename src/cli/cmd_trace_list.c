@@ -40,6 +40,7 @@ static void list_usage(FILE *f)
 	      "\n"
 	      "Options:\n"
 	      OUT_OPTIONS_HELP
+	      QUIET_NOTHING_HELP
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "Environment: ANONSIM_DATADIR, the data directory instead of\n"
@@ -220,6 +221,7 @@ int cmd_trace_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		OUT_LONG_OPTIONS,
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -228,12 +230,14 @@ int cmd_trace_list(int argc, char **argv)
 
 	out_init(&out);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qh" OUT_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if ((rc = out_option(&out, c, optarg)) >= 0) {
 			if (rc)
 				return rc;
 			continue;
 		}
+		if (c == 'q')
+			continue;
 		if (c == 'h') {
 			list_usage(stdout);
 			return EXIT_OK;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "util/names.h"
 #include "util/util.h"
 
 /* The one registry of subcommands: "anonsim --help" lists them in this order. */
@@ -30,4 +31,15 @@ const struct command *command_find(const char *name)
 		if (!strcmp(c->name, name))
 			return c;
 	return NULL;
+}
+
+char *command_names(char *buf, size_t len)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	size_t i;
+
+	for (i = 0; commands[i].name; i++)
+		names[i] = commands[i].name;
+	names[i] = NULL;
+	return names_or(names, buf, len);
 }

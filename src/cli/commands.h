@@ -6,6 +6,8 @@
 #ifndef ANONSIM_COMMANDS_H
 #define ANONSIM_COMMANDS_H
 
+#include <stddef.h>
+
 struct command {
 	const char *name;
 	const char *summary;	/* one line for "anonsim --help" */
@@ -15,6 +17,9 @@ struct command {
 extern const struct command commands[];
 
 const struct command *command_find(const char *name);
+
+/* The commands' names, "selftest, trace, ... or live", in @buf (cut to @len). */
+char *command_names(char *buf, size_t len);
 
 int cmd_selftest(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

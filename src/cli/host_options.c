@@ -10,6 +10,7 @@
 
 #include "cli/host_options.h"
 #include "strategy/registry.h"
+#include "util/names.h"
 #include "util/util.h"
 
 void host_cli_init(struct host_cli *hc)
@@ -22,6 +23,21 @@ int bad_option_value(const char *opt, const char *val, const char *want)
 {
 	msg("%s '%s': expected %s", opt, val, want);
 	return EXIT_USAGE;
+}
+
+int strategy_list_option(const char *list)
+{
+	char bad[64], all[NAMES_LIST_MAX + 16];
+	bool twice = false;
+
+	if (!strategy_list_check(list, bad, sizeof(bad), &twice))
+		return 0;
+	if (twice) {
+		msg("--strategy '%s': %s named twice", list, bad);
+		return EXIT_USAGE;
+	}
+	snprintf(all, sizeof(all), "one of %s, or all", strategy_names());
+	return bad_option_value("--strategy", bad, all);
 }
 
 int64_t parse_seconds(const char *s)
@@ -37,21 +53,19 @@ int64_t parse_seconds(const char *s)
 int host_cli_option(struct host_cli *hc, int c, const char *arg)
 {
 	struct replay_opts *o = &hc->o;
+	char want[NAMES_LIST_MAX];
 	uint64_t v;
 
 	switch (c) {
 	case 's':
-		if (strcmp(arg, "all") && !strategy_find(arg)) {
-			char want[320];
-
-			snprintf(want, sizeof(want), "one of %s, or all", strategy_names());
-			return bad_option_value("--strategy", arg, want);
-		}
+		if (strategy_list_option(arg))
+			return EXIT_USAGE;
 		hc->strategy = arg;
 		return 0;
 	case HOST_O_VARIANT:
-		if (strcmp(arg, "posted") && strcmp(arg, "fixed") && strcmp(arg, "both"))
-			return bad_option_value("--variant", arg, "posted, fixed or both");
+		if (names_find(strategy_variant_names, arg) < 0)
+			return bad_option_value("--variant", arg,
+						names_or(strategy_variant_names, want, sizeof(want)));
 		hc->variant = arg;
 		return 0;
 	case 'm':
@@ -65,7 +79,8 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 		return 0;
 	case HOST_O_POLICY:
 		if (reclaim_policy_find(arg, &o->policy))
-			return bad_option_value("--policy", arg, "modern or 2.4");
+			return bad_option_value("--policy", arg,
+						names_or(reclaim_policy_names, want, sizeof(want)));
 		return 0;
 	case HOST_O_RA:
 		if (parse_uint(arg, 1u << 30, &v))
@@ -84,12 +99,9 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 		o->share = false;
 		return 0;
 	case HOST_O_GEOM:
-		if (!strcmp(arg, "x86_64"))
-			o->geom = &shmem_geom_x86_64;
-		else if (!strcmp(arg, "i386"))
-			o->geom = &shmem_geom_i386;
-		else
-			return bad_option_value("--geometry", arg, "x86_64 or i386");
+		if (!shmem_geom_find(arg))
+			return bad_option_value("--geometry", arg, shmem_geom_names(want, sizeof(want)));
+		o->geom = shmem_geom_find(arg);
 		return 0;
 	case HOST_O_CHECK:
 		o->check = true;
@@ -115,7 +127,8 @@ unsigned host_cli_runs(const struct host_cli *hc, struct strategy_run *runs,
 
 void host_options_usage(FILE *f, const char *between)
 {
-	fputs("  -s, --strategy NAME   strategy to run, or \"all\" (default: all)\n"
+	fputs("  -s, --strategy LIST   strategies, comma-separated, or \"all\" (default:\n"
+	      "                        all)\n"
 	      "      --variant V       src/kernel code for devanon: posted, fixed or both\n"
 	      "                        (default: both)\n"
 	      "  -m, --host-mem SIZE   host memory, e.g. 512M (default: unlimited)\n"

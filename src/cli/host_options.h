@@ -71,6 +71,10 @@ void host_options_usage(FILE *f, const char *between);
 /* The "Strategies:" list of the help text. */
 void host_options_strategies(FILE *f);
 
+/* Whether -s @list names strategies, each once: 0, or EXIT_USAGE after
+ * the message naming the one that is not a strategy or comes twice. */
+int strategy_list_option(const char *list);
+
 /* Print "anonsim CMD: OPT 'VAL': expected WANT"; returns EXIT_USAGE. */
 int bad_option_value(const char *opt, const char *val, const char *want);
 

@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "cli/usage.h"
 #include "cli/output_format.h"
+#include "util/names.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
@@ -77,7 +78,10 @@ int main(int argc, char **argv)
 	}
 	c = command_find(argv[1]);
 	if (!c) {
-		msg("unknown command '%s' (see anonsim --help)", argv[1]);
+		char names[NAMES_LIST_MAX];
+
+		msg("unknown command '%s': expected %s (see anonsim --help)", argv[1],
+		    command_names(names, sizeof(names)));
 		return EXIT_USAGE;
 	}
 	out_set_command_line(argc, argv);

@@ -264,7 +264,7 @@ void json_host_inputs(struct json *j, const struct replay_opts *o,
 		else
 			json_null(j, "host_mem_mib");	/* unlimited */
 		json_number(j, "swap_mib", fmt_bytes_mib(b, o->swap));
-		json_string(j, "policy", o->policy == RECLAIM_24 ? "2.4" : "modern");
+		json_string(j, "policy", reclaim_policy_names[o->policy]);
 	}
 	if (which & JI_READAHEAD) {
 		if (o->readahead_kb >= 0)
@@ -275,7 +275,7 @@ void json_host_inputs(struct json *j, const struct replay_opts *o,
 	if (which & JI_OVERHEAD)
 		json_number(j, "overhead_mib", fmt_bytes_mib(b, o->overhead));
 	if (which & JI_GEOMETRY)
-		json_string(j, "geometry", o->geom == &shmem_geom_i386 ? "i386" : "x86_64");
+		json_string(j, "geometry", o->geom->name);
 	if (which & JI_SHARE)
 		json_bool(j, "share", o->share);
 	if (which & JI_STAGGER)

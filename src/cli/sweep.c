@@ -143,7 +143,7 @@ char *sweep_row(const struct sweep_grid *g, uint64_t k, int *rc, char *err,
 	if (!rep || !m)
 		die_oom("a row of the sweep");
 	fprintf(m, "%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%s,", k, paths[0], o.host_mem,
-		o.swap, o.policy == RECLAIM_24 ? "2.4" : "modern");
+		o.swap, reclaim_policy_names[o.policy]);
 	if (o.readahead_kb < 0)
 		fputs("trace,", m);
 	else
@@ -415,8 +415,8 @@ static int take_row(struct merge *mg, const char *path, unsigned ln, const char 
 /* Part @f: its identity, its header, its rows.  0, or -1 with the error. */
 static int read_part(struct merge *mg, unsigned f)
 {
-	const char *path = mg->paths[f];
-	FILE *in = fopen(path, "r");
+	const char *path = input_name(mg->paths[f]);
+	FILE *in = strcmp(mg->paths[f], "-") ? fopen(path, "r") : stdin;
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned ln = 0;
@@ -428,7 +428,7 @@ static int read_part(struct merge *mg, unsigned f)
 	while (!rc && (got = getline(&line, &cap, in)) > 0) {
 		ln++;
 		if (ln == 1)
-			rc = part_identity(path, line, mg->paths[0], mg->id, &mg->total, f == 0,
+			rc = part_identity(path, line, input_name(mg->paths[0]), mg->id, &mg->total, f == 0,
 					   mg->err, mg->errlen);
 		else if (ln == 2 && strcmp(line, mg->hdr))
 			rc = set_error(mg->err, mg->errlen,
@@ -439,7 +439,8 @@ static int read_part(struct merge *mg, unsigned f)
 	if (!rc && (ferror(in) || ln < 2))
 		rc = set_error(mg->err, mg->errlen, "%s: %s", path,
 			       ferror(in) ? "read error" : "empty: not a part of a sweep");
-	fclose(in);
+	if (in != stdin)
+		fclose(in);
 	free(line);
 	return rc;
 }

@@ -14,6 +14,18 @@
 	"5 an output could not be written, or a system failure.\n"
 
 /*
+ * The -q line of every --help: what it leaves out of standard error, by
+ * what the command says there; never an error.
+ */
+#define QUIET_PROGRESS_HELP \
+	"  -q, --quiet           no progress line, nor which file a trace name read\n"
+#define QUIET_NAMES_HELP \
+	"  -q, --quiet           no line on which file a trace name read\n"
+#define QUIET_NOTHING_HELP \
+	"  -q, --quiet           taken as by every command: nothing to leave out\n" \
+	"                        (errors and warnings stay)\n"
+
+/*
  * The message for an option getopt_long refused (opterr is 0 and every
  * option string starts with ':'): @c is '?' for an unknown option, ':'
  * for one without its value.  Returns EXIT_USAGE.

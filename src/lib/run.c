@@ -15,14 +15,19 @@
 static unsigned sim_runs(anonsim_sim *sim, const char *fn, const char *strategy,
 			 struct strategy_run *runs)
 {
+	char bad[64];
+	bool twice = false;
 	unsigned n;
 
 	sim->err[0] = '\0';
 	sim->nres = 0;
-	n = strategy_runs(strategy, "both", runs, SIM_MAX_RUNS);
-	if (!n)
+	n = strategy_list_check(strategy, bad, sizeof(bad), &twice) ? 0 :
+		strategy_runs(strategy, "both", runs, SIM_MAX_RUNS);
+	if (!n && twice)
+		sim_fail(sim, ANONSIM_EINVAL, "%s: '%s': %s named twice", fn, strategy, bad);
+	else if (!n)
 		sim_fail(sim, ANONSIM_EINVAL, "%s: '%s': expected one of %s, or all",
-			 fn, strategy, strategy_names());
+			 fn, bad, strategy_names());
 	else if (!sim->npaths) {
 		sim_fail(sim, ANONSIM_EINVAL, "%s: no trace opened (anonsim_open_trace)", fn);
 		n = 0;

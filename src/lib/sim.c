@@ -11,6 +11,7 @@
 
 #include "lib/sim.h"
 #include "trace/trace.h"
+#include "util/names.h"
 
 const char *anonsim_version(void)
 {
@@ -102,10 +103,12 @@ int anonsim_set_swap(anonsim_sim *sim, uint64_t bytes)
 
 int anonsim_set_policy(anonsim_sim *sim, const char *name)
 {
+	char want[NAMES_LIST_MAX];
+
 	sim->err[0] = '\0';
 	if (reclaim_policy_find(name, &sim->o.policy))
-		return sim_fail(sim, ANONSIM_EINVAL,
-				"anonsim_set_policy: '%s': expected modern or 2.4", name);
+		return sim_fail(sim, ANONSIM_EINVAL, "anonsim_set_policy: '%s': expected %s", name,
+				names_or(reclaim_policy_names, want, sizeof(want)));
 	return ANONSIM_OK;
 }
 

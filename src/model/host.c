@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/host.h"
+#include "util/names.h"
 #include "util/xalloc.h"
 
 const char *const mem_cat_names[CAT_NR] = {
@@ -23,15 +24,47 @@ const char *const mem_cat_names[CAT_NR] = {
 	[CAT_OVERHEAD] = "overhead",
 };
 
+const char *const reclaim_policy_names[] = {
+	[RECLAIM_MODERN] = "modern",
+	[RECLAIM_24] = "2.4",
+	NULL
+};
+
 int reclaim_policy_find(const char *name, enum reclaim_policy *out)
 {
-	if (!strcmp(name, "modern"))
-		*out = RECLAIM_MODERN;
-	else if (!strcmp(name, "2.4"))
-		*out = RECLAIM_24;
-	else
+	int i = names_find(reclaim_policy_names, name);
+
+	if (i < 0)
 		return -1;
+	*out = (enum reclaim_policy)i;
 	return 0;
+}
+
+const struct shmem_geom *const shmem_geoms[] = {
+	&shmem_geom_x86_64,
+	&shmem_geom_i386,
+	NULL
+};
+
+const struct shmem_geom *shmem_geom_find(const char *name)
+{
+	const struct shmem_geom *const *g;
+
+	for (g = shmem_geoms; *g; g++)
+		if (!strcmp((*g)->name, name))
+			return *g;
+	return NULL;
+}
+
+char *shmem_geom_names(char *buf, size_t len)
+{
+	const char *names[sizeof(shmem_geoms) / sizeof(shmem_geoms[0])];
+	size_t i;
+
+	for (i = 0; shmem_geoms[i]; i++)
+		names[i] = shmem_geoms[i]->name;
+	names[i] = NULL;
+	return names_or(names, buf, len);
 }
 
 static void host_swap_free_cb(void *arg, swp_entry_t entry)

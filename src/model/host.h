@@ -37,8 +37,20 @@ enum reclaim_policy {
 	RECLAIM_24,		/* one LRU over cache and tmpfs: swaps as soon as memory runs out */
 };
 
+/* The policies' names, by enum reclaim_policy, NULL-terminated. */
+extern const char *const reclaim_policy_names[];
+
 /* @name ("modern" or "2.4") into *@out: 0, or -1 when it names no policy. */
 int reclaim_policy_find(const char *name, enum reclaim_policy *out);
+
+/* The block-table geometries a host can have, NULL-terminated. */
+extern const struct shmem_geom *const shmem_geoms[];
+
+/* The geometry called @name, or NULL. */
+const struct shmem_geom *shmem_geom_find(const char *name);
+
+/* The geometries' names, "x86_64 or i386", in @buf (cut to @len). */
+char *shmem_geom_names(char *buf, size_t len);
 
 /* LRU_TMPFS: every swap-backed page, tmpfs and host processes' anonymous */
 enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_ACTIVE, LRU_NR };

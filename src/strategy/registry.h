@@ -6,6 +6,9 @@
 #ifndef ANONSIM_STRATEGY_REGISTRY_H
 #define ANONSIM_STRATEGY_REGISTRY_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "kernel/anon.h"
 #include "model/strategy.h"
 
@@ -24,6 +27,10 @@ const struct strategy *strategy_find(const char *name);
 /* The names of the registry, "read-copy, devanon, ...", for messages. */
 const char *strategy_names(void);
 
+/* What --variant takes: devanon's posted code, the fixed, or both;
+ * NULL-terminated. */
+extern const char *const strategy_variant_names[];
+
 /* One strategy run a command or the library makes, in report order. */
 struct strategy_run {
 	const struct strategy *s;
@@ -31,12 +38,20 @@ struct strategy_run {
 };
 
 /*
- * The runs that @name (a strategy's name, or "all") and @variant
- * ("posted", "fixed" or "both": devanon's src/kernel code) select, in
- * report order: the fixed code before the posted.  Fills at most @max of
- * @runs; returns their count (0 when @name is no strategy).
+ * The runs that @list (comma-separated strategy names, "all" among them
+ * standing for every one) and @variant ("posted", "fixed" or "both":
+ * devanon's src/kernel code) select, in the order of @list and, for
+ * "all", report order: the fixed code before the posted.  Fills at most
+ * @max of @runs; returns their count (0 when a name is no strategy).
  */
-unsigned strategy_runs(const char *name, const char *variant,
+unsigned strategy_runs(const char *list, const char *variant,
 		       struct strategy_run *runs, unsigned max);
+
+/*
+ * Whether @list names each strategy at most once: 0, or -1 with the name
+ * that is not a strategy (or is empty) or comes twice in @bad, and
+ * *@twice saying which.
+ */
+int strategy_list_check(const char *list, char *bad, size_t badlen, bool *twice);
 
 #endif

@@ -19,7 +19,7 @@
 
 #define PG 4096u
 
-int profile_load(const char *path, struct gen_profile *p, char *err, size_t errlen)
+int profile_load(const char *file, struct gen_profile *p, char *err, size_t errlen)
 {
 	static const char *const known[] = { "ordering", "memory", "read", "touch",
 		"free", "readahead-kb", "backing", "note", NULL };
@@ -28,12 +28,13 @@ int profile_load(const char *path, struct gen_profile *p, char *err, size_t errl
 	const struct kv_entry *e;
 	unsigned long long v;
 	unsigned i;
+	const char *path = input_name(file);	/* in messages */
 	int rc = EXIT_DATA;
 
 	memset(p, 0, sizeof(*p));
 	p->readahead_kb = -1;
-	snprintf(p->path, sizeof(p->path), "%s", path);
-	if (kv_load(&f, path, known, multi, err, errlen))
+	snprintf(p->path, sizeof(p->path), "%s", input_name(file));
+	if (kv_load(&f, file, known, multi, err, errlen))
 		return EXIT_DATA;
 	if (!(e = kv_get(&f, "ordering"))) {
 		snprintf(err, errlen, "%s: missing setting 'ordering'", path);

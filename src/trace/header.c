@@ -13,7 +13,7 @@
 #include "trace/internal.h"
 #include "util/util.h"
 
-const char *const trace_kind_names[EV_NR_KINDS] = {
+const char *const trace_kind_names[EV_NR_KINDS + 1] = {
 	[EV_READ] = "read", [EV_WRITE] = "write", [EV_TOUCH] = "touch",
 	[EV_FREE] = "free", [EV_MMAP] = "mmap", [EV_MUNMAP] = "munmap",
 	[EV_MAPDUP] = "mapdup", [EV_PHASE] = "phase",

@@ -497,7 +497,7 @@ int strace_import(const char *log, const struct strace_import_opts *o,
 		  const char *out, struct strace_import_result *res,
 		  char *err, size_t errlen)
 {
-	struct importer im = { .log_path = log, .o = o, .err = err, .errlen = errlen,
+	struct importer im = { .log_path = input_name(log), .o = o, .err = err, .errlen = errlen,
 			       .memfd = -1 };
 	size_t i;
 	int rc;
@@ -507,7 +507,7 @@ int strace_import(const char *log, const struct strace_import_opts *o,
 	if (!rc && !im.log.n) {
 		set_error(err, errlen, "%s: no pread64, pwrite64, mmap or munmap call that did "
 			  "something (record with anonsim-strace-record, or see anonsim trace import --help)",
-			  log);
+			  im.log_path);
 		rc = EXIT_DATA;
 	}
 	if (!rc)

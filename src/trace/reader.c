@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "trace/internal.h"
+#include "util/util.h"
 #include "util/xalloc.h"
 
 /* Is the data at @fd gzip-compressed?  Peeked without moving the offset. */
@@ -76,7 +77,7 @@ struct trace_reader *trace_open(const char *path, char *err, size_t errlen)
 		file = trace_stdin_path(err, errlen);
 		if (!file)
 			return NULL;
-		path = "standard input";
+		path = input_name(path);
 	}
 	fd = open(file, O_RDONLY);
 	if (fd < 0) {

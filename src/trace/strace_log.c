@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "trace/strace_log.h"
@@ -495,17 +496,27 @@ static int read_lines(struct reader *r, gzFile f)
 
 int strace_log_read(const char *path, struct strace_log *log, char *err, size_t errlen)
 {
-	struct reader r = { .path = path, .log = log, .err = err, .errlen = errlen };
+	struct reader r = { .path = input_name(path), .log = log, .err = err,
+			    .errlen = errlen };
 	gzFile f;
 	size_t i;
-	int rc;
+	int rc, fd;
 
 	memset(log, 0, sizeof(*log));
-	f = gzopen(path, "rb");
+	if (!strcmp(path, "-") && isatty(STDIN_FILENO)) {
+		set_error(err, errlen, "standard input: a terminal, not a log");
+		return EXIT_DATA;
+	}
+	errno = 0;
+	/* standard input is read once, as it comes: no scratch copy needed */
+	fd = strcmp(path, "-") ? -2 : dup(STDIN_FILENO);
+	f = fd == -2 ? gzopen(path, "rb") : fd < 0 ? NULL : gzdopen(fd, "rb");
+	if (fd >= 0 && !f)
+		close(fd);
 	if (!f) {
 		if (!errno)	/* zlib's own allocation failed */
 			die_oom("a log's gzip stream");
-		set_error(err, errlen, "%s: %s", path, strerror(errno));
+		set_error(err, errlen, "%s: %s", r.path, strerror(errno));
 		return EXIT_DATA;
 	}
 	rc = read_lines(&r, f);

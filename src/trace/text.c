@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "trace/internal.h"
+#include "util/names.h"
 
 /*
  * The next line as a NUL-terminated string with its comment cut off, or
@@ -210,7 +211,10 @@ static int text_next(struct trace_reader *r, struct trace_event *ev)
 	}
 	k = kind_of(w[1]);
 	if (k < 0) {
-		reader_fail(r, "unknown event kind '%.40s'", w[1]);
+		char kinds[NAMES_LIST_MAX];
+
+		reader_fail(r, "unknown event kind '%.40s': expected %s", w[1],
+			    names_or(trace_kind_names, kinds, sizeof(kinds)));
 		return -1;
 	}
 	/* host alone has an optional field: ANON, 0 when left out */

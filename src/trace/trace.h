@@ -36,7 +36,7 @@ enum trace_kind {
 	EV_NR_KINDS
 };
 
-extern const char *const trace_kind_names[EV_NR_KINDS];
+extern const char *const trace_kind_names[EV_NR_KINDS + 1];	/* NULL-terminated */
 
 struct trace_device {
 	char name[TRACE_NAME_MAX];
@@ -164,10 +164,19 @@ size_t trace_format_event(const struct trace_header *h,
 struct trace_writer;
 
 /*
+ * The names a trace file may end in, by encoding: text, binary, then the
+ * same gzip-compressed; NULL-terminated.
+ */
+extern const char *const trace_suffixes[];
+
+/*
  * The encoding a file name asks for: 0 with *binary and *gz set, or -1 if
- * the name ends in none of .trace, .atr, .trace.gz, .atr.gz.
+ * the name ends in none of trace_suffixes.
  */
 int trace_path_encoding(const char *path, int *binary, int *gz);
+
+/* "NAME must end in .trace, .atr, .trace.gz or .atr.gz", in @buf. */
+char *trace_suffix_error(const char *name, char *buf, size_t len);
 
 /*
  * Create @path: text or binary by its name (.trace / .atr), gzip when it

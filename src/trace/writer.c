@@ -16,6 +16,7 @@
 
 #include "trace/internal.h"
 #include "util/cleanup.h"
+#include "util/names.h"
 #include "util/xalloc.h"
 
 #define WRITE_BUF (256 * 1024)
@@ -41,20 +42,28 @@ static int ends_with(const char *s, size_t len, const char *suffix)
 	return len >= n && !memcmp(s + len - n, suffix, n);
 }
 
+const char *const trace_suffixes[] = { ".trace", ".atr", ".trace.gz", ".atr.gz", NULL };
+
 int trace_path_encoding(const char *path, int *binary, int *gz)
 {
 	size_t len = strlen(path);
+	int i;
 
-	*gz = ends_with(path, len, ".gz");
-	if (*gz)
-		len -= 3;
-	if (ends_with(path, len, ".atr") && len > 4)
-		*binary = 1;
-	else if (ends_with(path, len, ".trace") && len > 6)
-		*binary = 0;
-	else
-		return -1;
-	return 0;
+	for (i = 0; trace_suffixes[i]; i++)
+		if (ends_with(path, len, trace_suffixes[i]) && len > strlen(trace_suffixes[i])) {
+			*binary = i & 1;
+			*gz = i >= 2;
+			return 0;
+		}
+	return -1;
+}
+
+char *trace_suffix_error(const char *name, char *buf, size_t len)
+{
+	char list[NAMES_LIST_MAX];
+
+	snprintf(buf, len, "%s must end in %s", name, names_or(trace_suffixes, list, sizeof(list)));
+	return buf;
 }
 
 static void writer_fail(struct trace_writer *w, const char *fmt, ...)
@@ -172,7 +181,9 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 	w->buf = xmalloc(WRITE_BUF, "a trace writer's buffer");
 	text = xmalloc(TRACE_HEADER_TEXT_MAX, "a trace's header");
 	if (trace_path_encoding(path, &w->binary, &gz)) {
-		writer_fail(w, "name must end in .trace, .atr, .trace.gz or .atr.gz");
+		char why[NAMES_LIST_MAX + 32];
+
+		writer_fail(w, "%s", trace_suffix_error("name", why, sizeof(why)));
 		goto fail;
 	}
 	if (h->version != TRACE_VERSION) {

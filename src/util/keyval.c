@@ -7,17 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/keyval.h"
+#include "util/names.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
 static int listed(const char *const *list, const char *key)
 {
-	for (; list && *list; list++)
-		if (!strcmp(*list, key))
-			return 1;
-	return 0;
+	return list && names_find(list, key) >= 0;
 }
 
 static char *trim(char *s)
@@ -35,16 +34,22 @@ static char *trim(char *s)
 int kv_load(struct kv_file *f, const char *path, const char *const *known,
 	    const char *const *multi, char *err, size_t errlen)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in;
 	char line[4096];
 	unsigned no = 0;
 
 	memset(f, 0, sizeof(*f));
+	if (!strcmp(path, "-") && isatty(STDIN_FILENO)) {
+		snprintf(err, errlen, "standard input: a terminal, not a settings file");
+		return -1;
+	}
+	in = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!in) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	f->path = xstrdup(path, "a settings file's name");
+	path = input_name(path);	/* in messages; f->path resolves names */
+	f->path = xstrdup(in == stdin ? "-" : path, "a settings file's name");
 	while (fgets(line, sizeof(line), in)) {
 		char *hash, *key, *val;
 
@@ -66,7 +71,10 @@ int kv_load(struct kv_file *f, const char *path, const char *const *known,
 			*val++ = '\0';
 		val = trim(val);
 		if (!listed(known, key)) {
-			snprintf(err, errlen, "%s:%u: unknown setting '%s'", path, no, key);
+			char want[NAMES_LIST_MAX];
+
+			snprintf(err, errlen, "%s:%u: unknown setting '%s': expected %s", path, no,
+				 key, names_or(known, want, sizeof(want)));
 			goto fail;
 		}
 		if (kv_get(f, key) && !listed(multi, key)) {
@@ -88,10 +96,12 @@ int kv_load(struct kv_file *f, const char *path, const char *const *known,
 		snprintf(err, errlen, "%s: read error", path);
 		goto fail;
 	}
-	fclose(in);
+	if (in != stdin)
+		fclose(in);
 	return 0;
 fail:
-	fclose(in);
+	if (in != stdin)
+		fclose(in);
 	kv_free(f);
 	return -1;
 }

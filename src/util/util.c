@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -79,6 +80,11 @@ unsigned online_cpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n > 0 ? (unsigned)n : 1;
+}
+
+const char *input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "standard input";
 }
 
 int set_error(char *buf, size_t len, const char *fmt, ...)

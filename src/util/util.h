@@ -41,6 +41,9 @@ int parse_uint(const char *s, uint64_t max, uint64_t *out);
  * -1 if not one (no sign, no inf or nan, nothing after it). */
 int parse_real(const char *s, double max, double *out);
 
+/* How messages name input @path: "standard input" for "-", else @path. */
+const char *input_name(const char *path);
+
 /* Format a message into @buf (snprintf-style) and return -1, for error paths. */
 int set_error(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

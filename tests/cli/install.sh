@@ -105,6 +105,6 @@ if [ -n "$GNUPLOT" ]; then
 else
 	echo "gnuplot not found: anonsim-plot not run"
 fi
-expect_status 1 env ANONSIM_DATADIR="$tmp/nowhere" "$dest$bindir/anonsim-plot"
+expect_status 2 env ANONSIM_DATADIR="$tmp/nowhere" "$dest$bindir/anonsim-plot"
 expect_match "$err" "anonsim-plot: cannot read $tmp/nowhere/traces/reproduce.conf: name it with -c"
 finish

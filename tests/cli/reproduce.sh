@@ -25,7 +25,7 @@ expect_status 2 "$ANONSIM" reproduce -c "$tmp/bad.conf"
 expect_match "$err" "bad.conf: 'host-mem' must be set"
 printf 'profile x\nhost-mem 1G\npolicy 2.6\n' > "$tmp/bad2.conf"
 expect_status 2 "$ANONSIM" reproduce -c "$tmp/bad2.conf"
-expect_match "$err" "bad2.conf:3: policy '2.6': expected 2.4 or modern"
+expect_match "$err" "bad2.conf:3: policy '2.6': expected modern or 2.4"
 expect_status 2 "$ANONSIM" reproduce -c "$tmp/missing.conf"
 expect_status 1 "$ANONSIM" reproduce --frobnicate
 

@@ -98,6 +98,24 @@ START_TEST(replay_every_strategy)
 }
 END_TEST
 
+/* a list runs its strategies in its order; a name twice is refused */
+START_TEST(replay_strategy_list)
+{
+	sim_density_host();
+	ck_assert_int_eq(anonsim_replay(sim, "odirect,punch"), ANONSIM_OK);
+	ck_assert_uint_eq(anonsim_result_count(sim), 2);
+	ck_assert_str_eq(anonsim_result_label(sim, 0), "odirect");
+	ck_assert_uint_eq(figure(0, ANONSIM_FINAL_TOTAL), 6 * PAGE);
+	ck_assert_str_eq(anonsim_result_label(sim, 1), "punch");
+	ck_assert_uint_eq(figure(1, ANONSIM_FINAL_TOTAL), 6 * PAGE);
+	ck_assert_int_eq(anonsim_replay(sim, "punch,all"), ANONSIM_EINVAL);
+	ck_assert_str_eq(anonsim_error(sim), "anonsim_replay: 'punch,all': punch named twice");
+	ck_assert_int_eq(anonsim_replay(sim, "punch,swap"), ANONSIM_EINVAL);
+	ck_assert_str_eq(anonsim_error(sim), "anonsim_replay: 'swap': expected one of "
+			 "read-copy, devanon, punch, free-hint, odirect, or all");
+}
+END_TEST
+
 /* 10 read-copy instances: 6 * 10 + 4 = 64 pages, the whole host */
 START_TEST(replay_instances)
 {
@@ -233,6 +251,7 @@ static Suite *api_suite(void)
 	tcase_add_checked_fixture(tc, sim_setup, sim_teardown);
 	tcase_add_test(tc, version_and_registry);
 	tcase_add_test(tc, replay_every_strategy);
+	tcase_add_test(tc, replay_strategy_list);
 	tcase_add_test(tc, replay_instances);
 	tcase_add_test(tc, density_every_strategy);
 	tcase_add_test(tc, bad_settings);

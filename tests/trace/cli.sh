@@ -88,7 +88,7 @@ cmp -s "$small" "$tmp/conv/keep.trace" || fail "failed convert changed its outpu
 
 # usage errors
 expect_status 0 "$ANONSIM" trace --help
-expect_match "$out" '^Usage: anonsim trace check FILE\.\.\.'
+expect_match "$out" '^Usage: anonsim trace check \[-q\] FILE\.\.\.'
 expect_status 1 "$ANONSIM" trace
 expect_status 1 "$ANONSIM" trace frob "$small"
 expect_match "$err" "unknown subcommand 'frob'"

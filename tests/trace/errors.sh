@@ -35,7 +35,7 @@ truncated-header.atr|: byte 16: truncated header block: 47 of 95 bytes
 header-length-zero.atr|: byte 12: header length 0 not within 1..65536
 header-after-events.atr|: header line 5 (byte 111): 4 bytes after 'events' in the header block
 unknown-kind.atr|: record 1 (byte 140): unknown event kind 0x0c
-unknown-kind.trace|:8: unknown event kind 'swapout'
+unknown-kind.trace|:8: unknown event kind 'swapout': expected read, write, touch, free, mmap, munmap, mapdup, phase, footprint or host
 page-beyond-memory.atr|: record 1 (byte 140): read: pages 256+1 beyond physical memory (256 pages)
 page-beyond-memory.trace|:8: touch: pages 255+2 beyond physical memory (256 pages)
 offset-beyond-device.trace|:7: read: bytes 65536+512 beyond the end of device ubda (65536 bytes)

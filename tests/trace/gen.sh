@@ -13,7 +13,7 @@ expect_status 0 "$ANONSIM" trace cat "$tmp/small.trace"
 [ "$out" = "$(cat "$g/small.expected")" ] || fail "generated trace differs: $out"
 
 expect_status 2 "$ANONSIM" trace gen "$g/bad-key.profile" "$tmp/x.trace"
-expect_match "$err" "bad-key.profile:3: unknown setting 'raed'"
+expect_match "$err" "bad-key.profile:3: unknown setting 'raed': expected ordering, memory, read, touch, free, readahead-kb, backing or note\$"
 [ ! -e "$tmp/x.trace" ] || fail "a failed gen left $tmp/x.trace"
 
 expect_status 2 "$ANONSIM" trace gen "$g/too-much.profile" "$tmp/x.trace"
