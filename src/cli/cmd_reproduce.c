@@ -410,7 +410,7 @@ static void put_inputs(struct json *j, const struct repro_config *c)
 	json_number(j, "host_mem_mib", fmt_bytes_mib(b, c->host.host_mem));
 	json_number(j, "swap_mib", fmt_bytes_mib(b, c->host.swap));
 	json_string(j, "policy", c->host.policy == RECLAIM_24 ? "2.4" : "modern");
-	json_string(j, "readahead_kb", "trace");
+	json_null(j, "readahead_kb");	/* each trace's own window */
 	json_number(j, "overhead_mib", fmt_bytes_mib(b, c->host.overhead));
 	json_string(j, "geometry", c->host.geom == &shmem_geom_i386 ? "i386" : "x86_64");
 	json_bool(j, "share", c->host.share);
