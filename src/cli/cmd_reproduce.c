@@ -466,6 +466,10 @@ static void put_json(FILE *f, const struct repro_config *c, const struct row *ro
 				json_number(&j, "published_mib", fmt_double(b, c->published_mib[k]));
 				json_uint(&j, "published_density", c->published_density[k]);
 				json_bool(&j, "within_tolerance", w->ok[k]);
+			} else {	/* the keys are there for every trace */
+				json_null(&j, "published_mib");
+				json_null(&j, "published_density");
+				json_null(&j, "within_tolerance");
 			}
 			json_end(&j);
 		}
