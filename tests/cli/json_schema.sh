@@ -98,6 +98,8 @@ invalid replay "$tmp/replay.json" '.results[0].final_total_pages = 8' \
 	"/results/0: Additional properties are not allowed ('final_total_pages' was unexpected)"
 invalid replay "$tmp/replay.json" '.traces[0].header.devices[0].size_bytes = null' \
 	"/traces/0/header/devices/0/size_bytes: None is not of type 'integer'"
+invalid replay "$tmp/replay.json" 'del(.results[0].failure)' \
+	"/results/0: 'failure' is a required property"
 invalid sweep "$tmp/sweep.json" '.results[0].policy = 2.4' \
 	"/results/0/policy: 2.4 is not of type 'string'
 $tmp/bad.json: /results/0/policy: 2.4 is not one of ['2.4', 'modern']"
