@@ -22,10 +22,11 @@ RUN_PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev gn
 # coverage, the 6.1 kernel source and what building it needs for make
 # check-kernel (/dev/anon in a UML guest), groff to render the man pages,
 # bash-completion to load the installed completion as bash does, debhelper
-# and autopkgtest for make deb and make deb-test (the Debian packages).
+# and autopkgtest for make deb and make deb-test (the Debian packages),
+# python3-jsonschema to hold every --json to its schema.
 TEST_PACKAGES="check clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static
 debootstrap strace parallel jq valgrind gcovr linux-source-6.1 flex bison bc xz-utils groff-base
-bash-completion debhelper autopkgtest"
+bash-completion debhelper autopkgtest python3-jsonschema"
 
 missing_packages() {
 	for p in $PACKAGES; do

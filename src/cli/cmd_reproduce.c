@@ -407,7 +407,7 @@ static void put_inputs(struct json *j, const struct repro_config *c)
 	json_number(j, "host_mem_mib", fmt_bytes_mib(b, c->host.host_mem));
 	json_number(j, "swap_mib", fmt_bytes_mib(b, c->host.swap));
 	json_string(j, "policy", reclaim_policy_names[c->host.policy]);
-	json_string(j, "readahead_kb", "trace");
+	json_null(j, "readahead_kb");	/* each trace's own window */
 	json_number(j, "overhead_mib", fmt_bytes_mib(b, c->host.overhead));
 	json_string(j, "geometry", c->host.geom->name);
 	json_bool(j, "share", c->host.share);
@@ -463,6 +463,10 @@ static void put_json(FILE *f, const struct repro_config *c, const struct row *ro
 				json_number(&j, "published_mib", fmt_double(b, c->published_mib[k]));
 				json_uint(&j, "published_density", c->published_density[k]);
 				json_bool(&j, "within_tolerance", w->ok[k]);
+			} else {	/* the keys are there for every trace */
+				json_null(&j, "published_mib");
+				json_null(&j, "published_density");
+				json_null(&j, "within_tolerance");
 			}
 			json_end(&j);
 		}

@@ -269,8 +269,8 @@ void json_host_inputs(struct json *j, const struct replay_opts *o,
 	if (which & JI_READAHEAD) {
 		if (o->readahead_kb >= 0)
 			json_int(j, "readahead_kb", o->readahead_kb);
-		else
-			json_string(j, "readahead_kb", "trace");	/* each trace's own */
+		else	/* each trace's own window: no one figure */
+			json_null(j, "readahead_kb");
 	}
 	if (which & JI_OVERHEAD)
 		json_number(j, "overhead_mib", fmt_bytes_mib(b, o->overhead));

@@ -14,7 +14,9 @@
  * JSON is one object: the tool version, the command line, the inputs
  * (host parameters, strategies) and each trace's name and header, then
  * the command's results.  Keys name their unit: _pages, _mib, _bytes,
- * _kb, _s, _pct.
+ * _kb, _s, _pct.  A key's type never follows its value, and every object
+ * has all its keys (null where a figure may not exist): doc/schema holds
+ * each command to that.
  */
 #ifndef ANONSIM_OUTPUT_FORMAT_H
 #define ANONSIM_OUTPUT_FORMAT_H

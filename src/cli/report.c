@@ -216,10 +216,9 @@ void report_json_results(struct json *j, const struct replay_result *r, unsigned
 		for (d = 0; d < ANON_NR_DEFECTS; d++)
 			json_uint(j, anon_defect_names[d], r[i].defects[d]);
 		json_end(j);
-		if (r[i].find.other) {
-			json_string(j, "failure", r[i].find.first_other);
-			json_string(j, "failure_at", r[i].fail_at);
-		}
+		/* there for every result, so that no key comes and goes */
+		json_string(j, "failure", r[i].find.other ? r[i].find.first_other : NULL);
+		json_string(j, "failure_at", r[i].find.other ? r[i].fail_at : NULL);
 		json_end(j);
 	}
 	json_end(j);

@@ -225,25 +225,39 @@ int sweep_run(const struct sweep_grid *g, uint64_t first, uint64_t n, unsigned j
 
 /* --- JSON ---------------------------------------------------------------------- */
 
-/* A field that reads as a number whole goes out bare, an empty one (never)
- * as null, anything else as a string. */
+/* Columns of a row that hold words, not figures. */
+static bool word_column(const char *name, size_t len)
+{
+	static const char *const words[] = { "trace", "policy", "readahead_kb", "strategy" };
+	unsigned i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == len && !strncmp(words[i], name, len))
+			return true;
+	return false;
+}
+
+/*
+ * A field's JSON type follows its column, never its value: words are
+ * strings (policy "2.4" too), figures numbers, an empty field (never) null;
+ * readahead_kb is a figure whose word "trace" (each trace's own window) is
+ * null, as in the inputs of the other commands.
+ */
 static void json_field(struct json *j, const char *key, const char *v, size_t len)
 {
-	char buf[256], *end;
+	char buf[256];
+	bool readahead = !strcmp(key, "readahead_kb");
 
 	if (len >= sizeof(buf))
 		len = sizeof(buf) - 1;
 	memcpy(buf, v, len);
 	buf[len] = '\0';
-	if (!len) {
+	if (!len || (readahead && !strcmp(buf, "trace")))
 		json_null(j, key);
-		return;
-	}
-	strtod(buf, &end);
-	if (*end == '\0' && strspn(buf, "0123456789.-+eE") == len)
-		json_number(j, key, buf);
-	else
+	else if (!readahead && word_column(key, strlen(key)))
 		json_string(j, key, buf);
+	else
+		json_number(j, key, buf);
 }
 
 void sweep_json(FILE *f, char *const *rows, uint64_t n, char *const *traces,
@@ -334,18 +348,6 @@ static int part_identity(const char *path, const char *line, const char *first_p
 				 " combinations; %s has %s, %" PRIu64 ")",
 				 path, its, n, first_path, id, *total);
 	return 0;
-}
-
-/* Columns of a row that hold words, not figures. */
-static bool word_column(const char *name, size_t len)
-{
-	static const char *const words[] = { "trace", "policy", "readahead_kb", "strategy" };
-	unsigned i;
-
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strlen(words[i]) == len && !strncmp(words[i], name, len))
-			return true;
-	return false;
 }
 
 /*

@@ -26,6 +26,9 @@ for f in traces/reproduce.conf traces/woody-2004.profile \
 	plots/timeline.gp plots/density.gp plots/footprint.gp; do
 	[ -s "$dest$pkgdatadir/$f" ] || fail "$pkgdatadir/$f not installed"
 done
+for f in "$src"/doc/schema/*.schema.json; do
+	[ -s "$dest$pkgdatadir/schema/${f##*/}" ] || fail "$pkgdatadir/schema/${f##*/} not installed"
+done
 for f in README.md COPYING traces/FORMAT.md traces/README.md \
 	plots/timeline.png plots/density.png plots/footprint.png; do
 	[ -s "$dest$docdir/$f" ] || fail "$docdir/$f not installed"

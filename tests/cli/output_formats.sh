@@ -73,7 +73,7 @@ done
 # replay: punch on basic.trace, tmpfs 2 + cache 3 pages = 5/256 MiB exactly
 j=$tmp/replay.json
 jq_is "$j" '.inputs | [.host_mem_mib, .swap_mib, .policy, .readahead_kb, .geometry, .strategies]' \
-	'[null,1024,"modern","trace","x86_64",["punch"]]'
+	'[null,1024,"modern",null,"x86_64",["punch"]]'
 jq_is "$j" '.traces[0] | [.name, .header.memory_bytes, .header.devices[0].name, .header.readahead_kb]' \
 	"[\"$basic\",1048576,\"ubda\",0]"
 jq_is "$j" '.results[0] | [.strategy, .final_tmpfs_mib, .final_cache_mib, .final_total_mib, .calls_punch, .first_swap_out_s, .trace_s]' \
@@ -160,6 +160,15 @@ expect_status 0 "$ANONSIM" sweep -q --json -s punch,read-copy "$basic"
 printf '%s\n' "$out" >"$tmp/sweep.json"
 jq_is "$tmp/sweep.json" '[.command, (.results | map([.strategy, .final_total_pages, .first_swap_out_s]))]' \
 	'["sweep",[["punch",5,null],["read-copy",8,null]]]'
+# a value's type follows its key, never the value: policy is a string
+# ("2.4" too, which once went out as the number 2.4), readahead_kb a number
+# or null (each trace's own window), the trace a string though it reads as
+# a number
+cp "$basic" "$tmp/24"
+expect_status 0 "$ANONSIM" sweep -q --json -s punch --policy 2.4,modern --readahead trace,64 "$tmp/24"
+printf '%s\n' "$out" >"$tmp/sweep-types.json"
+jq_is "$tmp/sweep-types.json" '.results | map([(.trace | ltrimstr("'"$tmp"'/")), .policy, .readahead_kb])' \
+	'[["24","2.4",null],["24","2.4",64],["24","modern",null],["24","modern",64]]'
 expect_status 1 "$ANONSIM" sweep --json --csv "$basic"
 [ "$err" = "anonsim sweep: --csv and --json exclude each other" ] || fail "sweep --json --csv: $err"
 
