@@ -32,6 +32,8 @@ enum kapi_page_kind {
 #include <linux/swap.h>
 #include <linux/bug.h>
 
+#include <linux/sched.h>
+
 #define kapi_get_zeroed_page(gfp, kind)	get_zeroed_page(gfp)
 #define kapi_free_page(addr, kind)	free_page(addr)
 
@@ -48,6 +50,9 @@ typedef _Bool bool;
 
 typedef unsigned int gfp_t;
 #define GFP_KERNEL	0x0cc0u
+#define __GFP_RETRY_MAYFAIL	0x4000u
+#define __GFP_ACCOUNT	0x400000u
+#define GFP_KERNEL_ACCOUNT	(GFP_KERNEL | __GFP_ACCOUNT)
 
 #define PAGE_SHIFT	12
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
@@ -100,6 +105,13 @@ void spin_lock_init(spinlock_t *lock);
 void spin_lock(spinlock_t *lock);
 void spin_unlock(spinlock_t *lock);
 void lockdep_assert_held(spinlock_t *lock);
+
+/*
+ * Let the scheduler run if it wants the CPU, dropping @lock meanwhile;
+ * nonzero if the lock was dropped.  Userspace counts the calls and keeps
+ * the lock: no one else is waiting for it there.
+ */
+int cond_resched_lock(spinlock_t *lock);
 
 /*
  * Table pages.  The userspace implementation hands out buffers of exactly

@@ -93,6 +93,18 @@ unsigned long *shmem_table_walk(struct shmem_table *t, unsigned long index,
 	return (unsigned long *)*dir + offset;
 }
 
+unsigned long shmem_table_span(const struct shmem_table *t,
+			       unsigned long index)
+{
+	unsigned long epp = t->geom->entries_per_page;
+
+	if (index >= t->geom->max_index)
+		return 0;
+	if (index < SHMEM_NR_DIRECT)
+		return SHMEM_NR_DIRECT - index;
+	return epp - (index - SHMEM_NR_DIRECT) % epp;
+}
+
 unsigned long *shmem_table_get(struct shmem_table *t, unsigned long index,
 			       spinlock_t *lock)
 {
@@ -101,7 +113,12 @@ unsigned long *shmem_table_get(struct shmem_table *t, unsigned long index,
 
 	while (!(entry = shmem_table_walk(t, index, &page))) {
 		spin_unlock(lock);
-		page = kapi_get_zeroed_page(GFP_KERNEL, t->kind);
+		/*
+		 * Charged to the caller's memory cgroup; past its limit the
+		 * mapping fails with -ENOMEM rather than kill a task.
+		 */
+		page = kapi_get_zeroed_page(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL,
+					    t->kind);
 		spin_lock(lock);
 		if (!page)
 			return ERR_PTR(-ENOMEM);
@@ -153,6 +170,9 @@ static void trunc_leaf(struct shmem_table *t, void **slot, unsigned long base,
 	}
 	if (base >= tr->start)
 		trunc_free(t, slot, tr);
+	/* a table page at a time: 131072 leaves of 512 entries at most */
+	if (!tr->dry && t->lock)
+		cond_resched_lock(t->lock);
 }
 
 static void table_trunc(struct shmem_table *t, struct table_trunc *tr)
