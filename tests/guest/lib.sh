@@ -31,3 +31,20 @@ need_kernel() {
 	echo "SKIP: $why"
 	exit 77
 }
+
+# kernel_warnings FILE...: the first line of each warning, bug, oops or
+# panic the guest kernel printed, but one: UML 6.1's fork handler
+# (force_flush_all() in arch/um/kernel/tlb.c) walks the vmas without the
+# mmap lock, which lockdep reports as "suspicious RCU usage" with that
+# function in the backtrace; the driver plays no part in it.
+kernel_warnings() {
+	awk '
+	function flush() { if (head != "" && !known) print head; head = ""; known = 0 }
+	FNR == 1 { flush() }
+	/WARNING|BUG|Oops|Kernel panic/ {
+		flush(); head = $0; rcu = ($0 ~ /suspicious RCU usage/); n = 0; next
+	}
+	head != "" && rcu && /force_flush_all/ { known = 1 }
+	head != "" && ++n > 60 { flush() }
+	END { flush() }' "$@"
+}

@@ -337,12 +337,12 @@ static void enomem_scenario(enum anon_variant v)
 	ctx.fail_nth = 2;
 	ck_assert_int_eq(anon_mmap(&ai, 14, 4), -ENOMEM);
 	ctx.fail_nth = 0;
-	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 1);
 }
 
 START_TEST(test_defect_enomem_no_rollback_posted)
 {
 	enomem_scenario(ANON_POSTED);
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 1);
 	/* 14 and 15 keep the counts taken before the failure */
 	ck_assert_uint_eq(anon_map_count(&ai, 14), 1);
 	ck_assert_uint_eq(anon_map_count(&ai, 15), 1);
@@ -354,6 +354,8 @@ END_TEST
 START_TEST(test_defect_enomem_no_rollback_fixed)
 {
 	enomem_scenario(ANON_FIXED);
+	/* the indirect page it built is freed with the counts */
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 0);
 	ck_assert_uint_eq(anon_map_count(&ai, 14), 0);
 	ck_assert_uint_eq(anon_map_count(&ai, 15), 0);
 	ck_assert_uint_eq(ctx.warnings, 0);
@@ -925,6 +927,36 @@ START_TEST(test_fixed_munmap_skips_missing_table_page)
 }
 END_TEST
 
+/*
+ * A failed mmap gives back the table pages it built and no other: page 20
+ * mapped first (indirect page and leaf 0).  mmap(16, 3 * 512) builds leaf 1
+ * and fails at leaf 2: leaf 1 goes, leaf 0 (page 20 counted) stays.  An
+ * mmap past the first half builds a middle page and its first leaf and
+ * fails at the second leaf: both go.
+ */
+START_TEST(test_fixed_enomem_frees_what_it_built)
+{
+	start(ANON_FIXED);
+	ck_assert_int_eq(anon_mmap(&ai, 20, 1), 0);
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 2);
+	ctx.fail_nth = ctx.nr_allocs + 2;
+	ck_assert_int_eq(anon_mmap(&ai, 16, 3 * EPP), -ENOMEM);
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 2);
+	ck_assert_uint_eq(ctx.frees[KAPI_PAGE_MAP_TABLE], 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 20), 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 16), 0);
+	ck_assert_uint_eq(anon_map_count(&ai, 16 + EPP), 0);
+	ctx.fail_nth = ctx.nr_allocs + 3;
+	ck_assert_int_eq(anon_mmap(&ai, 16 + EPP * EPP / 2, EPP + 1), -ENOMEM);
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 2);
+	ck_assert_uint_eq(ctx.frees[KAPI_PAGE_MAP_TABLE], 3);
+	ctx.fail_nth = 0;
+	ck_assert_uint_eq(ctx.warnings + ctx.bad_frees + ctx.lock_errors +
+			  ctx.unlocked_walks, 0);
+	no_defects();
+}
+END_TEST
+
 static Suite *anon_suite(void)
 {
 	Suite *s = suite_create("anon");
@@ -971,6 +1003,7 @@ static Suite *anon_suite(void)
 	tcase_add_test(tc, test_fixed_munmap_locks_only_zero_counts);
 	tcase_add_test(tc, test_fixed_walk_per_table_page);
 	tcase_add_test(tc, test_fixed_munmap_skips_missing_table_page);
+	tcase_add_test(tc, test_fixed_enomem_frees_what_it_built);
 	suite_add_tcase(s, tc);
 	return s;
 }
