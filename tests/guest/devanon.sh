@@ -34,11 +34,8 @@ tmp=$(cd "$tmp" && pwd)
 guest=$(cd "${guest%/*}" && pwd)/${guest##*/}
 anonsim=$(cd "${ANONSIM%/*}" && pwd)/${ANONSIM##*/}
 top=$(cd "$top_srcdir" && pwd)
-uml=
 cleanup() {
-	# the UML and its processes are one process group of their own
-	[ -n "$uml" ] && kill -TERM -- "-$uml" 2>/dev/null && sleep 1 &&
-		kill -KILL -- "-$uml" 2>/dev/null
+	guest_stop
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -77,22 +74,9 @@ done
 exit \$rc
 EOF
 
-setsid "$KERNEL_DIR/linux" mem=256M ubd0="$tmp/disk.img" ubd1="$tmp/scratch.img" \
-	ubd2="$tmp/swap.img" guest_swap=/dev/ubdc watchdog_thresh=1 root=/dev/root \
-	rootfstype=hostfs rootflags=/ ro init="$guest" uml_dir="$tmp" \
-	guest_scratch="$tmp/scratch" guest_then="$tmp/then.sh" \
-	con=null con0=fd:0,fd:1 </dev/null >"$tmp/console" 2>"$tmp/kernel.log" &
-uml=$!
-# (watchdog_thresh=1: a soft lockup is reported after 2 s, the least)
-# no guest takes long: a hung one is stopped (and the test fails)
-( sleep 600; kill -TERM -- "-$uml" 2>/dev/null ) &
-watchdog=$!
-wait "$uml"
-status=$?
-uml=
-kill "$watchdog" 2>/dev/null
-# the console's lines end in CR LF
-tr -d '\r' <"$tmp/console" >"$tmp/console.txt"
+guest_boot "$guest" ubd0="$tmp/disk.img" ubd1="$tmp/scratch.img" \
+	ubd2="$tmp/swap.img" guest_swap=/dev/ubdc \
+	guest_scratch="$tmp/scratch" guest_then="$tmp/then.sh"
 
 # what the guest said, but the steps (compared below)
 sed -n '/as init process/,$p' "$tmp/console.txt" | grep -v '^step ' || true

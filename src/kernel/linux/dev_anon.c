@@ -43,9 +43,10 @@
  *  - Bounded and accounted: the map counts of a mapping are built at mmap,
  *    a table page (512 counts) per 2 MiB, charged to the caller's memory
  *    cgroup (__GFP_ACCOUNT; past its limit mmap fails with ENOMEM, the
- *    table pages it built freed again).  A mapping may be at most DEVANON_MAX_MAP_BYTES long (EFBIG
- *    beyond, before anything is allocated).  The counts are walked a table
- *    page at a time, with a chance for the scheduler between table pages.
+ *    table pages it built freed again).  A mapping may be at most
+ *    DEVANON_MAX_MAP_BYTES long (EFBIG beyond, before anything is
+ *    allocated).  The counts are walked a table page at a time, with a
+ *    chance for the scheduler between table pages.
  *  - Transparent huge pages: UML has none.  Where shmem makes a large folio
  *    of this file (shmem_enabled), freeing one page of it only splits the
  *    folio or, if that fails, zeroes the page; the reclaimed counter counts
