@@ -8,8 +8,10 @@
 # mprotect, partial munmap; then pages paged out to a swap device and
 # unmapped; then the driver's bounds, mmaps under injected allocation
 # failures and processes racing on one descriptor, each checked in the
-# guest).  The kernel's KUnit suite of the reference code, run at boot,
-# must pass, and no splat but UML's own may appear.  The guest prints,
+# guest; then tests/guest/devanon_selftest, kselftest-style, built here
+# against the kernel tree's kselftest_harness.h).  The kernel's KUnit
+# suite of the reference code, run at boot, must pass, and no splat but
+# UML's own may appear.  The guest prints,
 # after each step, the
 # resident pages and map counts the driver reports, having checked them
 # against Shmem in /proc/meminfo and the driver's counters; the model's
@@ -59,7 +61,14 @@ mkswap "$tmp/swap.img" >/dev/null || fail "mkswap failed"
 # is that of the host kernel (README), not of 6.1's ext2 on ubd, and /dev/anon
 # is what is tested here.  huge.trace is left out: its 1 TiB disk file cannot
 # be mapped to be counted in the guest's 512 GiB of address space.
+# the kselftest-style program, built against the tree of the kernel
+"${CC:-cc}" -static -O2 -Wall -Werror -I"$ksrc/tools/testing/selftests" \
+	-o "$tmp/devanon_selftest" "$top/tests/guest/devanon_selftest.c" ||
+	fail "tests/guest/devanon_selftest.c did not build"
+
 cat >"$tmp/then.sh" <<EOF
+"$tmp/devanon_selftest"
+echo "selftest: exit \$?"
 echo 0 >/sys/block/ubdb/queue/read_ahead_kb || exit 1
 rc=0
 for t in "$top"/tests/live/traces/*.trace \
@@ -89,6 +98,11 @@ grep -Eq '^ok [0-9]+ (- )?devanon$' "$tmp/boot.txt" ||
 	fail "the KUnit suite devanon did not pass: $(grep -E 'not ok|# Subtest: devanon' "$tmp/boot.txt" | head -n 3)"
 kunit_cases=$(grep -Ec '^ +ok [0-9]+ (- )?anon_test_' "$tmp/boot.txt")
 [ "$kunit_cases" -eq 6 ] || fail "the KUnit suite devanon passed $kunit_cases cases, not 6"
+# the selftests: nine, all passed
+grep -q '^selftest: exit 0$' "$tmp/console.txt" ||
+	fail "devanon_selftest failed: $(grep -E '^(not ok|# .*(FAIL|Expected))' "$tmp/console.txt" | head -n 5)"
+selftests=$(grep -Ec '^ok [0-9]+ global\.' "$tmp/console.txt")
+[ "$selftests" -eq 9 ] || fail "devanon_selftest passed $selftests tests, not 9"
 warned=$(kernel_warnings "$tmp/console.txt" "$tmp/kernel.log")
 [ -z "$warned" ] || fail "the guest kernel warned: $(printf '%s\n' "$warned" | head -n 3)"
 
@@ -110,5 +124,5 @@ expect_status 0 "$ANONSIM" replay --strategy devanon --variant fixed --check --c
 live_want=$(($(ls "$top"/tests/live/traces/*.trace "$top"/tests/model/replay/*.trace | grep -vc '/huge.trace$') + 2))
 live_got=$(grep -c '^live: exit 0$' "$tmp/console.txt")
 [ "$live_got" -eq "$live_want" ] || fail "anonsim live passed $live_got traces of $live_want in the guest"
-echo "KUnit devanon: $kunit_cases cases ok; $(wc -l <"$tmp/guest.steps") steps agree page for page; anonsim live: $live_got of $live_want traces agree"
+echo "KUnit devanon: $kunit_cases cases ok; selftests: $selftests ok; $(wc -l <"$tmp/guest.steps") steps agree page for page; anonsim live: $live_got of $live_want traces agree"
 finish
