@@ -100,36 +100,62 @@ static int posted_add(struct anon_inode *ai, unsigned long pgoff,
 	return 0;
 }
 
+/*
+ * The fixed code walks a table page at a time: the entry found for the
+ * first index of a run serves every index of its table page, and the
+ * scheduler may run between table pages (a 16 GiB mapping is 8192 of
+ * them, 4 Mi pages: too long a loop to hold the CPU for).
+ */
+static unsigned long run_length(struct anon_inode *ai, unsigned long idx,
+				unsigned long left)
+{
+	unsigned long span = shmem_table_span(&ai->maps, idx);
+
+	return span && span < left ? span : left;
+}
+
 /* Roll back the counts of [pgoff, pgoff + nr); caller holds the lock. */
 static void fixed_unadd(struct anon_inode *ai, unsigned long pgoff,
 			unsigned long nr)
 {
-	unsigned long i, *count;
+	unsigned long i = 0, k, run, *count;
 
-	for (i = 0; i < nr; i++) {
+	while (i < nr) {
+		run = run_length(ai, pgoff + i, nr - i);
 		count = shmem_table_walk(&ai->maps, pgoff + i, NULL);
-		if (!WARN_ON_ONCE(IS_ERR_OR_NULL(count) || !*count))
-			(*count)--;
+		if (!WARN_ON_ONCE(IS_ERR_OR_NULL(count))) {
+			for (k = 0; k < run; k++)
+				if (!WARN_ON_ONCE(!count[k]))
+					count[k]--;
+		}
+		i += run;
+		cond_resched_lock(&ai->shm.lock);
 	}
 }
 
 static int fixed_add(struct anon_inode *ai, unsigned long pgoff,
 		     unsigned long nr)
 {
-	unsigned long i, *count;
+	unsigned long i = 0, k, run, *count;
 
 	if (nr > ai->maps.geom->max_index ||
 	    pgoff > ai->maps.geom->max_index - nr)
 		return -EFBIG;
 	spin_lock(&ai->shm.lock);
-	for (i = 0; i < nr; i++) {
+	while (i < nr) {
 		count = shmem_table_get(&ai->maps, pgoff + i, &ai->shm.lock);
 		if (IS_ERR(count)) {
+			/* the counts back, and the table pages left empty */
 			fixed_unadd(ai, pgoff, i);
+			shmem_table_trim(&ai->maps, pgoff, pgoff + i + 1);
 			spin_unlock(&ai->shm.lock);
 			return PTR_ERR(count);
 		}
-		(*count)++;
+		run = run_length(ai, pgoff + i, nr - i);
+		for (k = 0; k < run; k++)
+			count[k]++;
+		i += run;
+		cond_resched_lock(&ai->shm.lock);
 	}
 	/* i_size covers every mapping */
 	if (ai->size < pgoff + nr)
@@ -270,20 +296,36 @@ static bool fixed_reclaim(struct anon_inode *ai, unsigned long idx)
 static unsigned long fixed_munmap(struct anon_inode *ai, unsigned long pgoff,
 				  unsigned long nr)
 {
-	unsigned long i, *count, reclaimed = 0;
+	unsigned long i = 0, k, run, idx, *count, reclaimed = 0;
 
 	spin_lock(&ai->shm.lock);
-	for (i = 0; i < nr; i++) {
-		count = shmem_table_walk(&ai->maps, pgoff + i, NULL);
-		/* unmapping what was never mapped: keep the count at zero */
-		if (WARN_ON_ONCE(IS_ERR_OR_NULL(count) || !*count))
-			continue;
-		if (--*count)
-			continue;
-		if (fixed_reclaim(ai, pgoff + i)) {
-			reclaimed++;
-			ai->reclaimed++;
+	while (i < nr) {
+		idx = pgoff + i;
+		run = run_length(ai, idx, nr - i);
+		count = shmem_table_walk(&ai->maps, idx, NULL);
+		/* unmapping what was never mapped: no table page, skip it */
+		if (WARN_ON_ONCE(IS_ERR_OR_NULL(count)))
+			k = run;
+		else
+			k = 0;
+		for (; k < run; k++) {
+			/* keep a count already at zero there */
+			if (WARN_ON_ONCE(!count[k]))
+				continue;
+			if (--count[k])
+				continue;
+			/*
+			 * The lock is dropped inside; count stays valid: a
+			 * table page goes only when the file is truncated,
+			 * after its last mapping.
+			 */
+			if (fixed_reclaim(ai, idx + k)) {
+				reclaimed++;
+				ai->reclaimed++;
+			}
 		}
+		i += run;
+		cond_resched_lock(&ai->shm.lock);
 	}
 	spin_unlock(&ai->shm.lock);
 	return reclaimed;

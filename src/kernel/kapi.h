@@ -32,10 +32,20 @@ enum kapi_page_kind {
 #include <linux/swap.h>
 #include <linux/bug.h>
 
+#include <linux/sched.h>
+
 #define kapi_get_zeroed_page(gfp, kind)	get_zeroed_page(gfp)
 #define kapi_free_page(addr, kind)	free_page(addr)
 
 #else /* userspace or freestanding */
+
+/*
+ * The kernel's own types under their kernel names, typedef'd as the kernel
+ * does (include/linux/types.h, swap.h, spinlock_types.h): checkpatch's
+ * "do not add new typedefs" on them asks for what the shared code cannot
+ * do without.  __bitwise is sparse's; nothing here.
+ */
+#define __bitwise
 
 #ifndef __bool_true_false_are_defined	/* <stdbool.h> came first */
 typedef _Bool bool;
@@ -46,8 +56,11 @@ typedef _Bool bool;
 #define NULL	((void *)0)
 #endif
 
-typedef unsigned int gfp_t;
+typedef unsigned int __bitwise gfp_t;
 #define GFP_KERNEL	0x0cc0u
+#define __GFP_RETRY_MAYFAIL	0x4000u
+#define __GFP_ACCOUNT	0x400000u
+#define GFP_KERNEL_ACCOUNT	(GFP_KERNEL | __GFP_ACCOUNT)
 
 #define PAGE_SHIFT	12
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
@@ -100,6 +113,13 @@ void spin_lock_init(spinlock_t *lock);
 void spin_lock(spinlock_t *lock);
 void spin_unlock(spinlock_t *lock);
 void lockdep_assert_held(spinlock_t *lock);
+
+/*
+ * Let the scheduler run if it wants the CPU, dropping @lock meanwhile;
+ * nonzero if the lock was dropped.  Userspace counts the calls and keeps
+ * the lock: no one else is waiting for it there.
+ */
+int cond_resched_lock(spinlock_t *lock);
 
 /*
  * Table pages.  The userspace implementation hands out buffers of exactly

@@ -40,7 +40,7 @@ struct shmem_page_ops {
 };
 
 struct shmem_inode {
-	spinlock_t lock;
+	spinlock_t lock;		/* the tables, swapped */
 	struct shmem_table swap;	/* swp_entry_t values, 0 = none */
 	unsigned long swapped;		/* data pages assigned to swap */
 	const struct shmem_page_ops *pops;

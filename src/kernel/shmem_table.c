@@ -93,6 +93,18 @@ unsigned long *shmem_table_walk(struct shmem_table *t, unsigned long index,
 	return (unsigned long *)*dir + offset;
 }
 
+unsigned long shmem_table_span(const struct shmem_table *t,
+			       unsigned long index)
+{
+	unsigned long epp = t->geom->entries_per_page;
+
+	if (index >= t->geom->max_index)
+		return 0;
+	if (index < SHMEM_NR_DIRECT)
+		return SHMEM_NR_DIRECT - index;
+	return epp - (index - SHMEM_NR_DIRECT) % epp;
+}
+
 unsigned long *shmem_table_get(struct shmem_table *t, unsigned long index,
 			       spinlock_t *lock)
 {
@@ -101,7 +113,12 @@ unsigned long *shmem_table_get(struct shmem_table *t, unsigned long index,
 
 	while (!(entry = shmem_table_walk(t, index, &page))) {
 		spin_unlock(lock);
-		page = kapi_get_zeroed_page(GFP_KERNEL, t->kind);
+		/*
+		 * Charged to the caller's memory cgroup; past its limit the
+		 * mapping fails with -ENOMEM rather than kill a task.
+		 */
+		page = kapi_get_zeroed_page(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL,
+					    t->kind);
 		spin_lock(lock);
 		if (!page)
 			return ERR_PTR(-ENOMEM);
@@ -110,6 +127,58 @@ unsigned long *shmem_table_get(struct shmem_table *t, unsigned long index,
 	if (page)
 		kapi_free_page(page, t->kind);
 	return entry;
+}
+
+static bool page_empty(void *page, unsigned long epp)
+{
+	unsigned long *entry = page, i;
+
+	for (i = 0; i < epp; i++)
+		if (entry[i])
+			return false;
+	return true;
+}
+
+/* Free the table page in @slot if it holds nothing; true if it did. */
+static bool trim_slot(struct shmem_table *t, void **slot)
+{
+	if (!*slot || !page_empty(*slot, t->geom->entries_per_page))
+		return false;
+	kapi_free_page((unsigned long)*slot, t->kind);
+	*slot = NULL;
+	t->nr_pages--;
+	return true;
+}
+
+unsigned long shmem_table_trim(struct shmem_table *t, unsigned long start,
+			       unsigned long end)
+{
+	unsigned long epp = t->geom->entries_per_page;
+	unsigned long before = t->nr_pages, leaf, last;
+	void **dir = t->indirect, **mid;
+
+	if (!dir || end <= SHMEM_NR_DIRECT || start >= end)
+		return 0;
+	if (end > t->geom->max_index)
+		end = t->geom->max_index;
+	leaf = start > SHMEM_NR_DIRECT ? (start - SHMEM_NR_DIRECT) / epp : 0;
+	last = (end - 1 - SHMEM_NR_DIRECT) / epp;
+	for (; leaf <= last; leaf++) {
+		if (leaf < epp / 2) {
+			trim_slot(t, &dir[leaf]);
+		} else {
+			mid = dir[epp / 2 + (leaf - epp / 2) / epp];
+			if (mid)
+				trim_slot(t, &mid[(leaf - epp / 2) % epp]);
+			/* the middle page, once its last leaf is looked at */
+			if ((leaf - epp / 2) % epp == epp - 1 || leaf == last)
+				trim_slot(t, &dir[epp / 2 + (leaf - epp / 2) / epp]);
+		}
+		if (t->lock)
+			cond_resched_lock(t->lock);
+	}
+	trim_slot(t, (void **)&t->indirect);
+	return before - t->nr_pages;
 }
 
 /* One truncation (or, when dry, a count of the pages it would free). */
@@ -153,6 +222,9 @@ static void trunc_leaf(struct shmem_table *t, void **slot, unsigned long base,
 	}
 	if (base >= tr->start)
 		trunc_free(t, slot, tr);
+	/* a table page at a time: 131072 leaves of 512 entries at most */
+	if (!tr->dry && t->lock)
+		cond_resched_lock(t->lock);
 }
 
 static void table_trunc(struct shmem_table *t, struct table_trunc *tr)

@@ -54,23 +54,44 @@ unsigned long *shmem_table_walk(struct shmem_table *t, unsigned long index,
 				unsigned long *page);
 
 /*
+ * How many entries, from @index on, lie in the same table page (or in the
+ * direct entries) as @index: the entry a walk finds for @index is the
+ * first of that many consecutive ones.  0 at or beyond max_index.
+ */
+unsigned long shmem_table_span(const struct shmem_table *t,
+			       unsigned long index);
+
+/*
  * Find or build the entry for @index: the allocate-with-lock-dropped loop.
  * Called and returns with @lock held (dropped around each allocation).
+ * Table pages are charged to the caller's memory cgroup (__GFP_ACCOUNT);
+ * past its limit the allocation fails (__GFP_RETRY_MAYFAIL: no OOM kill).
  * A spare left over because a racer filled the level is freed.
  * Returns the entry, ERR_PTR(-EFBIG) or ERR_PTR(-ENOMEM).
  */
 unsigned long *shmem_table_get(struct shmem_table *t, unsigned long index,
-			       spinlock_t *lock);
+			       spinlock_t *lock);	/* the table's */
 
 /*
  * Clear every entry at or beyond @start, passing each non-zero one to
  * @release (may be NULL), and free the table pages left covering nothing
  * below @start.  shmem_table_truncate(t, 0, ...) returns every table page.
+ * With t->lock set (and held), the scheduler may run between table pages,
+ * the lock dropped: no walk may run meanwhile, or only one that adds.
  * Returns the number of non-zero entries cleared.
  */
 unsigned long shmem_table_truncate(struct shmem_table *t, unsigned long start,
 				   void (*release)(unsigned long entry, void *arg),
 				   void *arg);
+
+/*
+ * Free the table pages of [@start, @end) whose entries are all zero, and
+ * the middle and indirect pages left pointing to none: what a failed mmap
+ * built.  Caller holds the lock; the scheduler may run between leaves as
+ * in shmem_table_truncate().  Returns the number of table pages freed.
+ */
+unsigned long shmem_table_trim(struct shmem_table *t, unsigned long start,
+			       unsigned long end);
 
 /*
  * The number of table pages shmem_table_truncate(t, @start, ...) would free,

@@ -256,6 +256,62 @@ static void keyset_truncate(const struct model *m, struct keyset *ks,
 	}
 }
 
+/* Does any page of leaf @leaf hold a map count? */
+static bool leaf_counted(const struct model *m, unsigned long leaf)
+{
+	unsigned long epp = m->g->entries_per_page, idx;
+	unsigned int s;
+
+	for (s = 0; s < NSLOT; s++) {
+		idx = slot_index(m, s);
+		if (m->count[s] && idx >= SHMEM_NR_DIRECT &&
+		    (idx - SHMEM_NR_DIRECT) / epp == leaf)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * shmem_table_trim() of a failed mmap over [@start, @end): its leaves that
+ * hold no count go, then middle pages left with no leaf, then the indirect
+ * page left with nothing.
+ */
+static void keyset_trim(const struct model *m, struct keyset *ks,
+			unsigned long start, unsigned long end)
+{
+	unsigned long epp = m->g->entries_per_page, first, leaf, last, mid;
+	unsigned int i;
+	bool used;
+
+	if (!keyset_has(ks, 0) || end <= SHMEM_NR_DIRECT)
+		return;
+	first = start > SHMEM_NR_DIRECT ? (start - SHMEM_NR_DIRECT) / epp : 0;
+	last = (end - 1 - SHMEM_NR_DIRECT) / epp;
+	for (leaf = first; leaf <= last; leaf++) {
+		if (leaf_counted(m, leaf))
+			continue;
+		for (i = 0; i < ks->n; i++)
+			if (ks->key[i] == 2 + 2 * leaf)
+				ks->key[i] = ks->key[--ks->n];
+	}
+	/* the middle pages above those leaves only (truncation keeps others) */
+	for (i = 0; i < ks->n; i++) {
+		if (!(ks->key[i] & 1))
+			continue;
+		mid = (ks->key[i] - 1) / 2;
+		if (last < epp / 2 || mid < (first < epp / 2 ? 0 : (first - epp / 2) / epp) ||
+		    mid > (last - epp / 2) / epp)
+			continue;
+		used = false;
+		for (leaf = epp / 2 + mid * epp; leaf < epp / 2 + (mid + 1) * epp; leaf++)
+			used = used || keyset_has(ks, 2 + 2 * leaf);
+		if (!used)
+			ks->key[i--] = ks->key[--ks->n];
+	}
+	if (ks->n == 1)		/* the indirect page, pointing to nothing */
+		ks->n = 0;
+}
+
 /* A resident page is cached and mapped here: no other mm, no page locks. */
 static bool model_resident(void *priv, unsigned long idx)
 {
@@ -436,7 +492,8 @@ static int diff_step(struct model *m, char *err, size_t len)
 		if (rc != (ok ? 0 : -ENOMEM))
 			return set_error(err, len, "mmap %lu+%u: %d, model %d",
 				     idx, nr, rc, ok ? 0 : -ENOMEM);
-		if (!ok) {	/* the counts rolled back, the levels installed stay */
+		if (!ok) {	/* the counts rolled back, the levels left empty freed */
+			keyset_trim(m, &m->map_pages, idx, idx + i);
 			++*m->enomem;
 			return check_all(m, err, len);
 		}

@@ -6,7 +6,13 @@
 # hostfs root and tests/guest/devanon_guest as init (its scenario: mmap,
 # touch, a file mapped over part of the range, munmap, fork, exit, mremap,
 # mprotect, partial munmap; then pages paged out to a swap device and
-# unmapped).  The guest prints, after each step, the
+# unmapped; then the driver's bounds, mmaps under injected allocation
+# failures and processes racing on one descriptor, each checked in the
+# guest; then tests/guest/devanon_selftest, kselftest-style, built here
+# against the kernel tree's kselftest_harness.h).  The kernel's KUnit
+# suite of the reference code, run at boot, must pass, and no splat but
+# UML's own may appear.  The guest prints,
+# after each step, the
 # resident pages and map counts the driver reports, having checked them
 # against Shmem in /proc/meminfo and the driver's counters; the model's
 # devanon (fixed) replaying the same steps (tests/guest/steps.trace) must
@@ -30,11 +36,8 @@ tmp=$(cd "$tmp" && pwd)
 guest=$(cd "${guest%/*}" && pwd)/${guest##*/}
 anonsim=$(cd "${ANONSIM%/*}" && pwd)/${ANONSIM##*/}
 top=$(cd "$top_srcdir" && pwd)
-uml=
 cleanup() {
-	# the UML and its processes are one process group of their own
-	[ -n "$uml" ] && kill -TERM -- "-$uml" 2>/dev/null && sleep 1 &&
-		kill -KILL -- "-$uml" 2>/dev/null
+	guest_stop
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -58,7 +61,14 @@ mkswap "$tmp/swap.img" >/dev/null || fail "mkswap failed"
 # is that of the host kernel (README), not of 6.1's ext2 on ubd, and /dev/anon
 # is what is tested here.  huge.trace is left out: its 1 TiB disk file cannot
 # be mapped to be counted in the guest's 512 GiB of address space.
+# the kselftest-style program, built against the tree of the kernel
+"${CC:-cc}" -static -O2 -Wall -Werror -I"$ksrc/tools/testing/selftests" \
+	-o "$tmp/devanon_selftest" "$top/tests/guest/devanon_selftest.c" ||
+	fail "tests/guest/devanon_selftest.c did not build"
+
 cat >"$tmp/then.sh" <<EOF
+"$tmp/devanon_selftest"
+echo "selftest: exit \$?"
 echo 0 >/sys/block/ubdb/queue/read_ahead_kb || exit 1
 rc=0
 for t in "$top"/tests/live/traces/*.trace \
@@ -73,29 +83,28 @@ done
 exit \$rc
 EOF
 
-setsid "$KERNEL_DIR/linux" mem=256M ubd0="$tmp/disk.img" ubd1="$tmp/scratch.img" \
-	ubd2="$tmp/swap.img" guest_swap=/dev/ubdc root=/dev/root \
-	rootfstype=hostfs rootflags=/ ro init="$guest" uml_dir="$tmp" \
-	guest_scratch="$tmp/scratch" guest_then="$tmp/then.sh" \
-	con=null con0=fd:0,fd:1 </dev/null >"$tmp/console" 2>"$tmp/kernel.log" &
-uml=$!
-# no guest takes long: a hung one is stopped (and the test fails)
-( sleep 600; kill -TERM -- "-$uml" 2>/dev/null ) &
-watchdog=$!
-wait "$uml"
-status=$?
-uml=
-kill "$watchdog" 2>/dev/null
-# the console's lines end in CR LF
-tr -d '\r' <"$tmp/console" >"$tmp/console.txt"
+guest_boot "$guest" ubd0="$tmp/disk.img" ubd1="$tmp/scratch.img" \
+	ubd2="$tmp/swap.img" guest_swap=/dev/ubdc \
+	guest_scratch="$tmp/scratch" guest_then="$tmp/then.sh"
 
 # what the guest said, but the steps (compared below)
 sed -n '/as init process/,$p' "$tmp/console.txt" | grep -v '^step ' || true
 [ "$status" -eq 0 ] || fail "the guest kernel exited with status $status"
 grep -q '^guest: result pass$' "$tmp/console.txt" ||
 	fail "the guest did not pass: $(grep -E '^guest: (FAIL|result)' "$tmp/console.txt" | head -n 5)"
-! grep -Eq 'WARNING|BUG|Oops|Kernel panic' "$tmp/console.txt" "$tmp/kernel.log" ||
-	fail "the guest kernel warned: $(grep -Eh 'WARNING|BUG|Oops|Kernel panic' "$tmp/console.txt" "$tmp/kernel.log" | head -n 3)"
+# the reference code's KUnit suite ran at boot: six cases, all ok
+tr -d '\r' <"$tmp/kernel.log" | cat - "$tmp/console.txt" >"$tmp/boot.txt"
+grep -Eq '^ok [0-9]+ (- )?devanon$' "$tmp/boot.txt" ||
+	fail "the KUnit suite devanon did not pass: $(grep -E 'not ok|# Subtest: devanon' "$tmp/boot.txt" | head -n 3)"
+kunit_cases=$(grep -Ec '^ +ok [0-9]+ (- )?anon_test_' "$tmp/boot.txt")
+[ "$kunit_cases" -eq 6 ] || fail "the KUnit suite devanon passed $kunit_cases cases, not 6"
+# the selftests: nine, all passed
+grep -q '^selftest: exit 0$' "$tmp/console.txt" ||
+	fail "devanon_selftest failed: $(grep -E '^(not ok|# .*(FAIL|Expected))' "$tmp/console.txt" | head -n 5)"
+selftests=$(grep -Ec '^ok [0-9]+ global\.' "$tmp/console.txt")
+[ "$selftests" -eq 9 ] || fail "devanon_selftest passed $selftests tests, not 9"
+warned=$(kernel_warnings "$tmp/console.txt" "$tmp/kernel.log")
+[ -z "$warned" ] || fail "the guest kernel warned: $(printf '%s\n' "$warned" | head -n 3)"
 
 grep -q '^guest: swap: unmapped: 8 reclaimed; after swapoff 0 resident$' "$tmp/console.txt" ||
 	fail "the swap entries of unmapped pages were not freed"
@@ -115,5 +124,5 @@ expect_status 0 "$ANONSIM" replay --strategy devanon --variant fixed --check --c
 live_want=$(($(ls "$top"/tests/live/traces/*.trace "$top"/tests/model/replay/*.trace | grep -vc '/huge.trace$') + 2))
 live_got=$(grep -c '^live: exit 0$' "$tmp/console.txt")
 [ "$live_got" -eq "$live_want" ] || fail "anonsim live passed $live_got traces of $live_want in the guest"
-echo "$(wc -l <"$tmp/guest.steps") steps agree page for page; anonsim live: $live_got of $live_want traces agree"
+echo "KUnit devanon: $kunit_cases cases ok; selftests: $selftests ok; $(wc -l <"$tmp/guest.steps") steps agree page for page; anonsim live: $live_got of $live_want traces agree"
 finish

@@ -28,6 +28,12 @@
  * pages touched, paged out to swap (MADV_PAGEOUT), unmapped: their swap
  * entries must be freed by the map counts (no trace has swap-outs one can
  * ask for, so this part is checked in the guest alone).
+ *
+ * Then the bounds (bounds.c): lseek, the longest mapping mapped and
+ * unmapped under the soft-lockup detector, a longer one refused, and the
+ * table pages charged to a memory cgroup; mmaps under injected
+ * allocation failures (faults.c); processes racing on one descriptor
+ * (races.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,10 +55,10 @@
 
 #include "../../src/kernel/linux/devanon_uapi.h"
 #include "report.h"
+#include "scenarios.h"
 
 #define NPAGES	32u
 #define PG	4096ul
-#define SYSFS	"/sys/class/misc/anon/"
 
 /* Kept across fork in a shared page: what the previous step showed. */
 struct shared {
@@ -65,7 +71,7 @@ struct shared {
 static struct shared *sh;
 static int anon_fd = -1;
 
-static void fail(const char *fmt, ...)
+void fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -78,7 +84,7 @@ static void fail(const char *fmt, ...)
 	sh->failures++;
 }
 
-static long read_long(const char *path)
+long read_long(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	long v = -1;
@@ -88,6 +94,18 @@ static long read_long(const char *path)
 	if (f)
 		fclose(f);
 	return v;
+}
+
+int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n = -1;
+
+	if (fd >= 0) {
+		n = write(fd, s, strlen(s));
+		close(fd);
+	}
+	return n == (ssize_t)strlen(s) ? 0 : -1;
 }
 
 /* A line of /proc/meminfo in kB, e.g. meminfo_kb("Shmem:"); -1 if none. */
@@ -153,7 +171,6 @@ static void report(const char *name)
 	memcpy(sh->resident, resident, sizeof(resident));
 }
 
-#define CHECK(cond) do { if (!(cond)) fail("line %d: %s (%s)", __LINE__, #cond, strerror(errno)); } while (0)
 
 /* The child of the fork step: unmaps 16-19 when told, exits when told. */
 static void child(unsigned char *mem, int cmd, int ack)
@@ -403,6 +420,9 @@ int main(void)
 	}
 	if (swapdev)
 		swap_scenario(swapdev);
+	bounds_scenario();
+	faults_scenario();
+	races_scenario();
 	if (then)
 		run_script(then);
 	failures = sh->failures;

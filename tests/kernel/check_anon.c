@@ -21,6 +21,7 @@ static void start(enum anon_variant v)
 {
 	fp.n = 0;
 	fp.waits = 0;
+	fp.lock_calls = 0;
 	anon_inode_init(&ai, &shmem_geom_x86_64, v, &fake_pops, &fp);
 }
 
@@ -336,12 +337,12 @@ static void enomem_scenario(enum anon_variant v)
 	ctx.fail_nth = 2;
 	ck_assert_int_eq(anon_mmap(&ai, 14, 4), -ENOMEM);
 	ctx.fail_nth = 0;
-	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 1);
 }
 
 START_TEST(test_defect_enomem_no_rollback_posted)
 {
 	enomem_scenario(ANON_POSTED);
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 1);
 	/* 14 and 15 keep the counts taken before the failure */
 	ck_assert_uint_eq(anon_map_count(&ai, 14), 1);
 	ck_assert_uint_eq(anon_map_count(&ai, 15), 1);
@@ -353,6 +354,8 @@ END_TEST
 START_TEST(test_defect_enomem_no_rollback_fixed)
 {
 	enomem_scenario(ANON_FIXED);
+	/* the indirect page it built is freed with the counts */
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 0);
 	ck_assert_uint_eq(anon_map_count(&ai, 14), 0);
 	ck_assert_uint_eq(anon_map_count(&ai, 15), 0);
 	ck_assert_uint_eq(ctx.warnings, 0);
@@ -840,6 +843,120 @@ START_TEST(test_fixed_teardown_clean)
 }
 END_TEST
 
+/* ---- fixed: what munmap decides ------------------------------------------ */
+
+/*
+ * Pages 0-7 resident, mapped once; 4-7 mapped a second time.  munmap(0, 8)
+ * takes 0-3 to zero and 4-7 to one: it locks exactly pages 0-3 and frees
+ * them, and touches no page whose count stays above zero (a reclaim started
+ * at count 1 would lock 8, its recheck hiding it from the counts).
+ */
+START_TEST(test_fixed_munmap_locks_only_zero_counts)
+{
+	unsigned long i;
+
+	start(ANON_FIXED);
+	for (i = 0; i < 8; i++)
+		fake_set(&fp, i, 1, 1);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 8), 0);
+	ck_assert_int_eq(anon_vma_dup(&ai, 4, 4), 0);
+	ck_assert_uint_eq(fp.lock_calls, 0);
+	ck_assert_uint_eq(anon_munmap(&ai, 0, 8), 4);
+	ck_assert_uint_eq(fp.lock_calls, 4);
+	for (i = 0; i < 8; i++) {
+		ck_assert_uint_eq(anon_map_count(&ai, i), i < 4 ? 0 : 1);
+		ck_assert_int_eq(fake_resident(&fp, i), i >= 4);
+	}
+	ck_assert_uint_eq(anon_munmap(&ai, 4, 4), 4);
+	ck_assert_uint_eq(fp.lock_calls, 8);
+	ck_assert_uint_eq(ai.reclaimed, 8);
+	no_defects();
+}
+END_TEST
+
+/* ---- fixed: a table page at a time, charged to the caller ----------------- */
+
+/*
+ * mmap(500, 1100) covers leaf 0 from entry 484 (indices 500-527), leaves 1
+ * and 2 whole (528-1551) and 48 entries of leaf 3 (1552-1599): four runs,
+ * each a chance for the scheduler, munmap the same.  Truncation offers one
+ * per leaf it frees.
+ */
+START_TEST(test_fixed_walk_per_table_page)
+{
+	start(ANON_FIXED);
+	ck_assert_int_eq(anon_mmap(&ai, 500, 1100), 0);
+	ck_assert_uint_eq(ctx.resched_points, 4);
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 5);	/* indirect, 4 leaves */
+	ck_assert_uint_eq(ctx.last_gfp, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
+	ck_assert_uint_eq(anon_map_count(&ai, 499), 0);
+	ck_assert_uint_eq(anon_map_count(&ai, 500), 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 527), 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 528), 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 1599), 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 1600), 0);
+	ck_assert_uint_eq(anon_munmap(&ai, 500, 1100), 0);
+	ck_assert_uint_eq(ctx.resched_points, 8);
+	ck_assert_uint_eq(anon_map_count(&ai, 1599), 0);
+	/* the direct entries are a run of their own: 10-15, then 16-20 */
+	ck_assert_int_eq(anon_mmap(&ai, 10, 11), 0);
+	ck_assert_uint_eq(ctx.resched_points, 10);
+	anon_truncate(&ai, 0);
+	ck_assert_uint_eq(ctx.resched_points, 14);
+	ck_assert_uint_eq(held_total(), 0);
+	ck_assert_uint_eq(ctx.warnings + ctx.bad_frees + ctx.lock_errors +
+			  ctx.unlocked_walks, 0);
+	no_defects();
+}
+END_TEST
+
+/*
+ * Unmapping a range no table page covers: one warning for the run, not one
+ * per page, and no count goes below zero.
+ */
+START_TEST(test_fixed_munmap_skips_missing_table_page)
+{
+	start(ANON_FIXED);
+	ck_assert_int_eq(anon_mmap(&ai, 0, 16), 0);
+	ck_assert_uint_eq(anon_munmap(&ai, 16, 512), 0);
+	ck_assert_uint_eq(ctx.warnings, 1);
+	ck_assert_uint_eq(ctx.resched_points, 2);
+	ck_assert_uint_eq(fp.lock_calls, 0);
+	ck_assert_uint_eq(anon_map_count(&ai, 15), 1);
+	no_defects();
+}
+END_TEST
+
+/*
+ * A failed mmap gives back the table pages it built and no other: page 20
+ * mapped first (indirect page and leaf 0).  mmap(16, 3 * 512) builds leaf 1
+ * and fails at leaf 2: leaf 1 goes, leaf 0 (page 20 counted) stays.  An
+ * mmap past the first half builds a middle page and its first leaf and
+ * fails at the second leaf: both go.
+ */
+START_TEST(test_fixed_enomem_frees_what_it_built)
+{
+	start(ANON_FIXED);
+	ck_assert_int_eq(anon_mmap(&ai, 20, 1), 0);
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 2);
+	ctx.fail_nth = ctx.nr_allocs + 2;
+	ck_assert_int_eq(anon_mmap(&ai, 16, 3 * EPP), -ENOMEM);
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 2);
+	ck_assert_uint_eq(ctx.frees[KAPI_PAGE_MAP_TABLE], 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 20), 1);
+	ck_assert_uint_eq(anon_map_count(&ai, 16), 0);
+	ck_assert_uint_eq(anon_map_count(&ai, 16 + EPP), 0);
+	ctx.fail_nth = ctx.nr_allocs + 3;
+	ck_assert_int_eq(anon_mmap(&ai, 16 + EPP * EPP / 2, EPP + 1), -ENOMEM);
+	ck_assert_uint_eq(ctx.held[KAPI_PAGE_MAP_TABLE], 2);
+	ck_assert_uint_eq(ctx.frees[KAPI_PAGE_MAP_TABLE], 3);
+	ctx.fail_nth = 0;
+	ck_assert_uint_eq(ctx.warnings + ctx.bad_frees + ctx.lock_errors +
+			  ctx.unlocked_walks, 0);
+	no_defects();
+}
+END_TEST
+
 static Suite *anon_suite(void)
 {
 	Suite *s = suite_create("anon");
@@ -883,6 +1000,10 @@ static Suite *anon_suite(void)
 	tcase_add_test(tc, test_defect_index_unchecked_fixed);
 	tcase_add_test(tc, test_fixed_munmap_race_window);
 	tcase_add_test(tc, test_fixed_teardown_clean);
+	tcase_add_test(tc, test_fixed_munmap_locks_only_zero_counts);
+	tcase_add_test(tc, test_fixed_walk_per_table_page);
+	tcase_add_test(tc, test_fixed_munmap_skips_missing_table_page);
+	tcase_add_test(tc, test_fixed_enomem_frees_what_it_built);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -45,6 +45,7 @@ struct fake_pages {
 	unsigned char cow[FAKE_MAX];	/* the pte maps a private copy */
 	unsigned int n;
 	unsigned int waits;		/* lock_page found the page locked */
+	unsigned int lock_calls;	/* lock_page asked for, cached or not */
 };
 
 static inline int fake_find(struct fake_pages *fp, unsigned long index)
@@ -128,6 +129,7 @@ static inline bool fake_lock_page(void *priv, unsigned long index)
 	struct fake_pages *fp = priv;
 	int i = fake_find(fp, index);
 
+	fp->lock_calls++;
 	if (i < 0 || !fp->resident[i])
 		return false;
 	if (fp->locked[i])

@@ -7,7 +7,8 @@
 # tests/ and bench/ has its rule:
 #
 #   src/kernel          its own headers, by bare name; <linux/...> alone
-#   src/kernel/linux    its own and src/kernel's; <linux/...> and <asm/...>
+#   src/kernel/linux    its own and src/kernel's; <linux/...>, <asm/...> and
+#                       <kunit/...> (its KUnit suite)
 #   src/kernel/user     its own, src/kernel and src/util
 #   src/util            nothing of the project
 #   src/trace           src/util, src/kernel and its own
@@ -63,7 +64,7 @@ allowed() {
 angle_ok() {
 	case $1:$2 in
 	src/kernel:linux/*) ;;
-	src/kernel/linux:linux/* | src/kernel/linux:asm/*) ;;
+	src/kernel/linux:linux/* | src/kernel/linux:asm/* | src/kernel/linux:kunit/*) ;;
 	src/kernel:* | src/kernel/linux:*) return 1 ;;
 	esac
 }

@@ -72,7 +72,8 @@ drv=$src/drivers/misc/devanon
 mkdir -p "$drv"
 for f in "$ref"/anon.c "$ref"/anon.h "$ref"/shmem_table.c "$ref"/shmem_table.h \
 	 "$ref"/shmem_inode.c "$ref"/shmem_inode.h "$ref"/kapi.h \
-	 "$here"/dev_anon.c "$here"/devanon_uapi.h "$here"/Kbuild "$here"/Kconfig; do
+	 "$here"/dev_anon.c "$here"/anon_kunit.c "$here"/devanon_uapi.h \
+	 "$here"/Kbuild "$here"/Kconfig; do
 	ln -sf "$f" "$drv/"
 done
 grep -q 'devanon/Kconfig' "$src/drivers/misc/Kconfig" ||

@@ -40,6 +40,17 @@
  *  - Built in only: the reference code calls swap_free(), which 6.1 does
  *    not export to modules (the reference swap table stays empty here, so
  *    it is never called).
+ *  - Bounded and accounted: the map counts of a mapping are built at mmap,
+ *    a table page (512 counts) per 2 MiB, charged to the caller's memory
+ *    cgroup (__GFP_ACCOUNT; past its limit mmap fails with ENOMEM, the
+ *    table pages it built freed again).  A mapping may be at most
+ *    DEVANON_MAX_MAP_BYTES long (EFBIG beyond, before anything is
+ *    allocated).  The counts are walked a table page at a time, with a
+ *    chance for the scheduler between table pages.
+ *  - Transparent huge pages: UML has none.  Where shmem makes a large folio
+ *    of this file (shmem_enabled), freeing one page of it only splits the
+ *    folio or, if that fails, zeroes the page; the reclaimed counter counts
+ *    only pages that are gone from the file afterwards.
  *
  * read() and write() reach the tmpfs file as they would a tmpfs file: UML
  * writes a page of its memory file with write() (the syscall stub page, at
@@ -56,12 +67,21 @@
 #include <linux/mutex.h>
 #include <linux/pagemap.h>
 #include <linux/shmem_fs.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/xarray.h>
 
 #include "anon.h"
 #include "devanon_uapi.h"
+
+/*
+ * The longest mapping: 16 GiB.  Its map counts take 8209 table pages
+ * (32 MiB: 0.2 % of what it maps), built when it is mapped; a UML's memory
+ * file is its mem= plus a gap of about 1 GiB, so UMLs of up to 15 GiB map
+ * it whole.  One mapping's walk is then 4 Mi counts, 8192 table pages.
+ */
+#define DEVANON_MAX_MAP_BYTES	SZ_16G
 
 /* The tmpfs file of an open /dev/anon file and its map counts. */
 struct devanon_inode {
@@ -85,7 +105,11 @@ static atomic_long_t devanon_reclaimed = ATOMIC_LONG_INIT(0);
 static DEFINE_MUTEX(devanon_inodes_lock);
 static LIST_HEAD(devanon_inodes);
 
-/* shmem's own vm_operations with open and close added (see devanon_mmap) */
+/*
+ * shmem's own vm_operations with open and close added (see devanon_mmap).
+ * Not const: shmem does not export its table, so it is copied from the
+ * first vma shmem's ->mmap sets up, at run time.
+ */
 static struct vm_operations_struct devanon_vm_ops;
 static DEFINE_MUTEX(devanon_vm_ops_lock);
 static bool devanon_vm_ops_ready;
@@ -126,6 +150,9 @@ static void devanon_unlock_page(void *priv, unsigned long index)
 		di->remove = false;
 		shmem_truncate_range(file_inode(di->shm), start,
 				     start + PAGE_SIZE - 1);
+		/* a page of a large folio that did not split stays, zeroed */
+		if (!xa_load(&di->shm->f_mapping->i_pages, index))
+			atomic_long_inc(&devanon_reclaimed);
 	}
 }
 
@@ -209,10 +236,23 @@ static void devanon_vm_open(struct vm_area_struct *vma)
 	int err;
 
 	kref_get(&di->ref);
-	/* __split_vma(): the vma split still covers this one, counted once */
+	/*
+	 * 6.1 calls ->open on a vma not yet in its mm: __split_vma() before
+	 * it shrinks the vma split, which still covers the new one; fork on
+	 * the child's copy, whose range is empty in the child's mm; mremap's
+	 * copy_vma() on a range it emptied first (vmas with ->close never
+	 * merge).  So a vma of the mm already over the range is the one being
+	 * split: the pages are mapped once still.  The order is core mm's,
+	 * not an interface: what the split case relies on is checked here.
+	 */
+	mmap_assert_write_locked(vma->vm_mm);
 	other = find_vma_intersection(vma->vm_mm, vma->vm_start, vma->vm_end);
 	if (other && other != vma) {
-		WARN_ON_ONCE(other->vm_file != vma->vm_file);
+		WARN_ON_ONCE(other->vm_file != vma->vm_file ||
+			     other->vm_start > vma->vm_start ||
+			     other->vm_end < vma->vm_end ||
+			     other->vm_pgoff + ((vma->vm_start - other->vm_start) >>
+						PAGE_SHIFT) != vma->vm_pgoff);
 		return;
 	}
 	/* fork's copy, mremap's move or duplicate */
@@ -222,15 +262,17 @@ static void devanon_vm_open(struct vm_area_struct *vma)
 	WARN_ON_ONCE(err);
 }
 
+/*
+ * Drops the counts of the vma's range.  __split_vma() failing after ->open
+ * empties the new vma (vm_start = vm_end) before its ->close: no count.
+ */
 static void devanon_vm_close(struct vm_area_struct *vma)
 {
 	struct devanon_inode *di = vma_inode(vma);
-	unsigned long freed;
 
 	mutex_lock(&di->lock);
-	freed = anon_vma_close(&di->ai, vma->vm_pgoff, vma_pages(vma));
+	anon_vma_close(&di->ai, vma->vm_pgoff, vma_pages(vma));
 	mutex_unlock(&di->lock);
-	atomic_long_add(freed, &devanon_reclaimed);
 	devanon_inode_put(di);
 }
 
@@ -295,10 +337,13 @@ static struct devanon_inode *devanon_file_inode(struct devanon_file *df)
 
 static int devanon_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	struct devanon_inode *di = devanon_file_inode(file->private_data);
 	unsigned long nr = vma_pages(vma);
+	struct devanon_inode *di;
 	int err;
 
+	if (nr > DEVANON_MAX_MAP_BYTES >> PAGE_SHIFT)
+		return -EFBIG;
+	di = devanon_file_inode(file->private_data);
 	if (IS_ERR(di))
 		return PTR_ERR(di);
 	mutex_lock(&di->lock);
@@ -313,8 +358,7 @@ static int devanon_mmap(struct file *file, struct vm_area_struct *vma)
 	if (err) {
 		/* nothing of the range can be faulted yet: just drop the counts */
 		mutex_lock(&di->lock);
-		atomic_long_add(anon_munmap(&di->ai, vma->vm_pgoff, nr),
-				&devanon_reclaimed);
+		anon_munmap(&di->ai, vma->vm_pgoff, nr);
 		mutex_unlock(&di->lock);
 		return err;
 	}
@@ -342,6 +386,13 @@ static ssize_t devanon_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (IS_ERR(di))
 		return PTR_ERR(di);
 	return vfs_iter_write(di->shm, from, &iocb->ki_pos, 0);
+}
+
+/* The file position is the tmpfs file's offset, as read and write take it. */
+static loff_t devanon_llseek(struct file *file, loff_t offset, int whence)
+{
+	return fixed_size_llseek(file, offset, whence,
+				 (loff_t)devanon_geom->max_index << PAGE_SHIFT);
 }
 
 static long devanon_ioctl(struct file *file, unsigned int cmd,
@@ -403,7 +454,7 @@ static const struct file_operations devanon_fops = {
 	.read_iter = devanon_read_iter,
 	.write_iter = devanon_write_iter,
 	.unlocked_ioctl = devanon_ioctl,
-	.llseek = noop_llseek,
+	.llseek = devanon_llseek,
 };
 
 /* --- counters: /sys/class/misc/anon/ --------------------------------------- */
@@ -453,7 +504,10 @@ static ssize_t map_table_pages_show(struct device *dev,
 	return sysfs_emit(buf, "%lu\n", n);
 }
 
-/* pages (or swap entries) freed because their map count reached zero */
+/*
+ * pages (or swap entries) freed because their map count reached zero, and
+ * gone from the file since
+ */
 static ssize_t reclaimed_show(struct device *dev, struct device_attribute *attr,
 			      char *buf)
 {

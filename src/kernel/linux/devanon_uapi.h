@@ -11,7 +11,7 @@
 #include <linux/types.h>
 
 /* At most this many pages per DEVANON_IOC_PAGES call. */
-#define DEVANON_PAGES_MAX	(1U << 20)
+#define DEVANON_PAGES_MAX	0x100000U	/* 2^20 */
 
 struct devanon_pages {
 	__u64 index;		/* first page (file offset / page size) */

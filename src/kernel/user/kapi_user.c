@@ -165,6 +165,7 @@ unsigned long kapi_get_zeroed_page(gfp_t gfp, enum kapi_page_kind kind)
 	void *p;
 
 	ctx->nr_allocs++;
+	ctx->last_gfp = gfp;
 	if (ctx->fail_nth && ctx->nr_allocs == ctx->fail_nth)
 		return 0;
 	p = calloc(1, ctx->table_page_bytes);
@@ -242,6 +243,16 @@ void lockdep_assert_held(spinlock_t *lock)
 {
 	if (!lock->held)
 		ctx_get()->unlocked_walks++;
+}
+
+int cond_resched_lock(spinlock_t *lock)
+{
+	struct kapi_ctx *ctx = ctx_get();
+
+	if (!lock->held)
+		ctx->lock_errors++;
+	ctx->resched_points++;
+	return 0;
 }
 
 /* ---- swap and warnings ---- */

@@ -44,12 +44,14 @@ struct kapi_ctx {
 	/* fail the allocation whose 1-based number is fail_nth (0: never) */
 	unsigned long fail_nth;
 	unsigned long nr_allocs;	/* allocations attempted so far */
+	gfp_t last_gfp;			/* the flags of the last one */
 
 	/* misuse found, counted rather than fatal */
 	unsigned long bad_frees;	/* double free or never allocated */
 	unsigned long unlocked_walks;	/* lockdep_assert_held on a free lock */
 	unsigned long lock_errors;	/* unlock of a free lock, lock of a held one */
 	unsigned long warnings;		/* WARN_ON_ONCE hits */
+	unsigned long resched_points;	/* cond_resched_lock() calls */
 	const char *last_warning;
 
 	/* where swap_free() goes; NULL: only counted */

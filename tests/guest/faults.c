@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * faults.c - /dev/anon's mmap with page allocations failing at random
+ * (fail_page_alloc, for this process alone): every mmap maps or fails
+ * with ENOMEM; a failed one leaves the table pages as they were (what it
+ * built is freed again) and no count; after close nothing is left.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../src/kernel/linux/devanon_uapi.h"
+#include "scenarios.h"
+
+#define PG		4096ul
+#define MAP		(8ul << 20)	/* 2048 pages: 4 or 5 table pages */
+#define TRIES		50
+#define FAIL_DIR	"/sys/kernel/debug/fail_page_alloc/"
+
+/* The map count of page @index of @fd; -1 if it cannot be read. */
+static long count_of(int fd, unsigned long index)
+{
+	struct devanon_pages req;
+	uint32_t count;
+
+	req.index = index;
+	req.nr = 1;
+	req.counts = (uintptr_t)&count;
+	req.resident = 0;
+	return ioctl(fd, DEVANON_IOC_PAGES, &req) ? -1 : (long)count;
+}
+
+/* Disjoint mappings kept until the end: no table page is shared empty. */
+static void faulty_child(void)
+{
+	int fd = open("/dev/anon", O_RDWR), self = open("/proc/self/make-it-fail", O_WRONLY);
+	unsigned char *m[TRIES];
+	long before, mapped = 0, refused = 0, other = 0;
+	int i, err;
+
+	CHECK(fd >= 0 && self >= 0);
+	if (fd < 0 || self < 0)
+		return;
+	for (i = 0; i < TRIES; i++) {
+		before = read_long(SYSFS "map_table_pages");
+		CHECK(write(self, "1", 1) == 1);
+		m[i] = mmap(NULL, MAP, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			    (off_t)(i * MAP));
+		err = errno;
+		CHECK(write(self, "0", 1) == 1);
+		if (m[i] != MAP_FAILED) {
+			mapped++;
+			CHECK(count_of(fd, i * MAP / PG) == 1);
+			continue;
+		}
+		if (err == ENOMEM)
+			refused++;
+		else
+			other++;
+		CHECK(read_long(SYSFS "map_table_pages") == before);
+		CHECK(count_of(fd, i * MAP / PG) <= 0);
+	}
+	printf("guest: faults: %d mmaps with page allocations failing: %ld mapped, %ld ENOMEM, %ld other\n",
+	       TRIES, mapped, refused, other);
+	CHECK(mapped > 0 && refused > 0 && other == 0);
+	for (i = 0; i < TRIES; i++)
+		if (m[i] != MAP_FAILED)
+			CHECK(munmap(m[i], MAP) == 0);
+	close(self);
+	close(fd);
+	CHECK(read_long(SYSFS "map_table_pages") == 0);
+}
+
+void faults_scenario(void)
+{
+	int status;
+	pid_t pid;
+
+	if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) && errno != EBUSY) {
+		fail("mount debugfs: %s", strerror(errno));
+		return;
+	}
+	/*
+	 * 5 % of the allocations of a task that asks, single pages (the
+	 * default is order 1 and up) and sleeping ones too
+	 */
+	CHECK(write_str(FAIL_DIR "task-filter", "Y") == 0);
+	CHECK(write_str(FAIL_DIR "min-order", "0") == 0);
+	CHECK(write_str(FAIL_DIR "ignore-gfp-wait", "N") == 0);
+	CHECK(write_str(FAIL_DIR "probability", "5") == 0);
+	CHECK(write_str(FAIL_DIR "interval", "1") == 0);
+	CHECK(write_str(FAIL_DIR "times", "-1") == 0);
+	CHECK(write_str(FAIL_DIR "verbose", "0") == 0);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		faulty_child();
+		fflush(stdout);
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("the process with failing allocations ended with status %#x", status);
+	CHECK(write_str(FAIL_DIR "probability", "0") == 0);
+	CHECK(write_str(FAIL_DIR "min-order", "1") == 0);
+	CHECK(read_long(SYSFS "files") == 0);
+	umount("/sys/kernel/debug");
+}
