@@ -109,10 +109,18 @@ left_behind() {	# WHAT: UML's processes or strace, or temporaries, still there
 	[ ! -e "$tmp/cut.strace" ] || fail "$1: a log was written"
 	[ -z "$(ls -A "$tmp/scratch")" ] || fail "$1: temporaries left: $(ls -A "$tmp/scratch")"
 }
+# until the helper has made its temporaries (strace is on UML), and a
+# little more: the signal then comes while UML boots, which takes seconds,
+# however loaded the machine (a fixed wait of 4 s came after a boot's end)
+started() {
+	i=0
+	while [ -z "$(ls -A "$tmp/scratch")" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.5
+}
 TMPDIR=$tmp/scratch sh "$helper" --timeout 120 -o "$tmp/cut.strace" -- $boot \
 	>"$tmp/term.out" 2>&1 &
 pid=$!
-sleep 4
+started
 kill -TERM "$pid"
 wait "$pid" && fail "the helper ended 0 after SIGTERM"
 left_behind "SIGTERM"
@@ -122,7 +130,7 @@ while [ ! -s "$tmp/uml.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); don
 TMPDIR=$tmp/scratch sh "$helper" --timeout 120 -o "$tmp/cut.strace" \
 	--attach "$(cat "$tmp/uml.pid")" >"$tmp/term.out" 2>&1 &
 pid=$!
-sleep 4
+started
 kill -HUP "$pid"
 wait "$pid" && fail "the helper ended 0 after SIGHUP"
 left_behind "SIGHUP, --attach"
