@@ -107,6 +107,7 @@ left_behind() {	# WHAT: UML's processes or strace, or temporaries, still there
 	left=$(ps -eo pid,args | grep -v grep | grep -e "ubd0=$tmp/bb.img" -e "$tmp/scratch")
 	[ -z "$left" ] || fail "$1: left running: $left"
 	[ ! -e "$tmp/cut.strace" ] || fail "$1: a log was written"
+	rm -f "$tmp/cut.strace"
 	[ -z "$(ls -A "$tmp/scratch")" ] || fail "$1: temporaries left: $(ls -A "$tmp/scratch")"
 }
 # until the helper has made its temporaries (strace is on UML), and a
@@ -124,6 +125,10 @@ started
 kill -TERM "$pid"
 wait "$pid" && fail "the helper ended 0 after SIGTERM"
 left_behind "SIGTERM"
+# SIGHUP with --attach; a suite run under nohup has HUP ignored, which its
+# programs inherit and a shell cannot trap: then SIGTERM again
+sig=HUP
+signal_ignored 1 && { sig=TERM; echo "SIGHUP is ignored here (under nohup?): --attach gets SIGTERM"; }
 sh -c 'echo $$ >"$0"; kill -STOP $$; exec "$@"' "$tmp/uml.pid" $boot >/dev/null 2>&1 &
 i=0
 while [ ! -s "$tmp/uml.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -131,9 +136,9 @@ TMPDIR=$tmp/scratch sh "$helper" --timeout 120 -o "$tmp/cut.strace" \
 	--attach "$(cat "$tmp/uml.pid")" >"$tmp/term.out" 2>&1 &
 pid=$!
 started
-kill -HUP "$pid"
-wait "$pid" && fail "the helper ended 0 after SIGHUP"
-left_behind "SIGHUP, --attach"
+kill -$sig "$pid"
+wait "$pid" && fail "the helper ended 0 after SIG$sig"
+left_behind "SIG$sig, --attach"
 rm -f "$tmp/uml.pid"
 expect_status 1 env TMPDIR="$tmp/scratch" sh "$helper" --timeout 2 -o "$tmp/cut.strace" -- $boot
 expect_match "$err" '^anonsim-strace-record: UML did not end within 2 s \(--timeout\); killed$'
