@@ -302,14 +302,6 @@ static void add_point(struct run *r, struct live_point *pt)
 	res->beyond |= pt->apart;
 }
 
-static int64_t clock_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 /*
  * Paced (under pressure, unless --fast): wait until host time @now_us comes
  * on the clock, the events before it done.  Reclaim depends on the clock:
@@ -325,7 +317,7 @@ static int pace(struct run *r, uint64_t now_us, char *err, size_t errlen)
 
 	if (r->pace0_us < 0)
 		return 0;
-	wait = r->pace0_us + (int64_t)now_us - clock_us();
+	wait = r->pace0_us + (int64_t)now_us - (int64_t)monotonic_us();
 	if (wait <= 0) {
 		/* behind the clock: the machine is too busy to keep the pace */
 		if (-wait > r->res->late_us)
@@ -334,7 +326,7 @@ static int pace(struct run *r, uint64_t now_us, char *err, size_t errlen)
 	}
 	if (flush(r, err, errlen))
 		return -1;
-	wait = r->pace0_us + (int64_t)now_us - clock_us();
+	wait = r->pace0_us + (int64_t)now_us - (int64_t)monotonic_us();
 	if (wait > 0) {
 		struct timespec ts = { wait / 1000000, (wait % 1000000) * 1000 };
 
@@ -481,7 +473,7 @@ int live_run(const char *path, const struct live_strategy *s,
 	r.swap_outs0 = host_swap_outs();
 	r.swap0 = swap_used_pages();
 	res->paced = r.pressure && !o->fast;
-	r.pace0_us = res->paced ? clock_us() : -1;
+	r.pace0_us = res->paced ? (int64_t)monotonic_us() : -1;
 
 	rc = replay_run(paths, 1, strategy_find(s->name), ANON_FIXED, &mo, &rr, err, errlen);
 	if (rc)

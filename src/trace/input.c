@@ -29,10 +29,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "trace/internal.h"
+#include "util/util.h"
 #include "util/xalloc.h"
 
 #define NR_CHUNKS 6		/* one decoded, the others read ahead */
@@ -308,14 +308,6 @@ static void cpu_unpin(void)
 }
 #endif
 
-static uint64_t now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
-}
-
 /*
  * The caller's waits spin a while before they sleep: on a virtual
  * machine, waking a thread that sleeps took some hundreds of microseconds
@@ -334,10 +326,10 @@ static uint64_t now_us(void)
 static void wait_until(struct trace_input *in, pthread_cond_t *cond,
 		       int (*ready)(struct trace_input *), uint64_t spin_us)
 {
-	uint64_t until = now_us() + spin_us;
+	uint64_t until = monotonic_us() + spin_us;
 
 	while (!ready(in)) {
-		if (!spin_us || now_us() > until) {
+		if (!spin_us || monotonic_us() > until) {
 			pthread_mutex_lock(&in->lock);
 			while (!ready(in))
 				pthread_cond_wait(cond, &in->lock);

@@ -9,19 +9,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "util/progress.h"
+#include "util/util.h"
 
 /* No estimate before this many seconds: short runs end before it matters. */
 #define ETA_AFTER_S 2.0
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)monotonic_us() / 1e6;
 }
 
 void progress_start(struct progress *p, bool on)

@@ -66,4 +66,7 @@ int utf8_valid(const char *s);
 /* Online CPUs, at least 1: the default number of parallel jobs. */
 unsigned online_cpus(void);
 
+/* Microseconds on the monotonic clock (from an arbitrary start). */
+uint64_t monotonic_us(void);
+
 #endif
