@@ -12,7 +12,8 @@
 #   kernel holds about 0.3 MiB more per instance once pages are in, page
 #   tables and xarray nodes: 4 x 0.3 MiB is 3 % of the cache left).
 # - 5 instances of the re-read shape in 144 MiB, at the trace's pace (71 s;
-#   bench/calibrate/corpus: reread-144-5-rc) do not fit.  Measured here in
+#   bench/calibrate/corpus: reread-144-5-rc) do not fit.  Measured here (two
+#   cores, load average 1-9 from builds beside them) in
 #   four paced runs: first swap-out at 42.2-42.7 s (the model 43.1 s),
 #   as the third instance ends and the fourth boots (at 42.444 s): the
 #   kernel's density is 2 or 3 from run to run, the model's 3.  Swap used
