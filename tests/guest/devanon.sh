@@ -7,7 +7,7 @@
 # touch, a file mapped over part of the range, munmap, fork, exit, mremap,
 # mprotect, partial munmap; then pages paged out to a swap device and
 # unmapped; then the driver's bounds, mmaps under injected allocation
-# failures and processes racing on one descriptor, each checked in the
+# failures and an injected failure of shmem's ->mmap, and processes racing on one descriptor, each checked in the
 # guest; then tests/guest/devanon_selftest, kselftest-style, built here
 # against the kernel tree's kselftest_harness.h).  The kernel's KUnit
 # suite of the reference code, run at boot, must pass, and no splat but

@@ -3,7 +3,10 @@
  * faults.c - /dev/anon's mmap with page allocations failing at random
  * (fail_page_alloc, for this process alone): every mmap maps or fails
  * with ENOMEM; a failed one leaves the table pages as they were (what it
- * built is freed again) and no count; after close nothing is left.
+ * built is freed again) and no count; after close nothing is left.  Then
+ * shmem's ->mmap failing after the counts were taken (fail_devanon_mmap):
+ * the mmap fails with its error and leaves what an mmap and munmap of the
+ * same range leave.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -22,6 +25,8 @@
 #define MAP		(8ul << 20)	/* 2048 pages: 4 or 5 table pages */
 #define TRIES		50
 #define FAIL_DIR	"/sys/kernel/debug/fail_page_alloc/"
+#define FAIL_MMAP_DIR	"/sys/kernel/debug/fail_devanon_mmap/"
+#define RANGE_PAGES	16
 
 /* The map count of page @index of @fd; -1 if it cannot be read. */
 static long count_of(int fd, unsigned long index)
@@ -77,6 +82,70 @@ static void faulty_child(void)
 	CHECK(read_long(SYSFS "map_table_pages") == 0);
 }
 
+/* How many of the @n pages from @index have a map count; -1 on error. */
+static long counted_pages(int fd, unsigned long index, unsigned long n)
+{
+	long c, counted = 0;
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		c = count_of(fd, index + i);
+		if (c < 0)
+			return -1;
+		counted += c > 0;
+	}
+	return counted;
+}
+
+/*
+ * shmem's ->mmap fails once, after the counts of the range were taken:
+ * mmap gives its error (EPERM, a seal's), the counts are dropped, and the
+ * table pages are those a successful mmap and munmap of the range leave;
+ * the next mmap of the range maps and counts it.
+ */
+static void shmem_mmap_failure(void)
+{
+	off_t off = 3 * MAP;	/* a table page of its own */
+	long counted_failed, tables_failed, tables_unmapped;
+	int fd = open("/dev/anon", O_RDWR);
+	unsigned char *m;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK(write_str(FAIL_MMAP_DIR "task-filter", "N") == 0);
+	CHECK(write_str(FAIL_MMAP_DIR "probability", "100") == 0);
+	CHECK(write_str(FAIL_MMAP_DIR "interval", "1") == 0);
+	CHECK(write_str(FAIL_MMAP_DIR "times", "1") == 0);
+	CHECK(write_str(FAIL_MMAP_DIR "verbose", "0") == 0);
+	m = mmap(NULL, RANGE_PAGES * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	if (m != MAP_FAILED || errno != EPERM)
+		fail("mmap with shmem's ->mmap failing: %s, want EPERM",
+		     m == MAP_FAILED ? strerror(errno) : "mapped");
+	CHECK(read_long(FAIL_MMAP_DIR "times") == 0);
+	counted_failed = counted_pages(fd, off / PG, RANGE_PAGES);
+	CHECK(counted_failed == 0);
+	CHECK(read_long(SYSFS "resident") == 0);
+	tables_failed = read_long(SYSFS "map_table_pages");
+
+	m = mmap(NULL, RANGE_PAGES * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	CHECK(m != MAP_FAILED);
+	if (m != MAP_FAILED) {
+		CHECK(counted_pages(fd, off / PG, RANGE_PAGES) == RANGE_PAGES);
+		m[0] = 1;
+		CHECK(munmap(m, RANGE_PAGES * PG) == 0);
+	}
+	tables_unmapped = read_long(SYSFS "map_table_pages");
+	printf("guest: faults: shmem's mmap failing: %ld of %d pages counted, %ld table pages (%ld after mmap and munmap)\n",
+	       counted_failed, RANGE_PAGES, tables_failed, tables_unmapped);
+	CHECK(tables_failed == tables_unmapped);
+	CHECK(counted_pages(fd, off / PG, RANGE_PAGES) == 0);
+	CHECK(read_long(SYSFS "resident") == 0);
+	close(fd);
+	CHECK(read_long(SYSFS "files") == 0);
+	CHECK(read_long(SYSFS "map_table_pages") == 0);
+}
+
 void faults_scenario(void)
 {
 	int status;
@@ -110,5 +179,6 @@ void faults_scenario(void)
 	CHECK(write_str(FAIL_DIR "probability", "0") == 0);
 	CHECK(write_str(FAIL_DIR "min-order", "1") == 0);
 	CHECK(read_long(SYSFS "files") == 0);
+	shmem_mmap_failure();
 	umount("/sys/kernel/debug");
 }

@@ -32,7 +32,8 @@ void bounds_scenario(void);
 /*
  * faults.c: mmaps of a process whose page allocations fail at random
  * (fail_page_alloc): each fails with ENOMEM or maps, a failed one leaves
- * no count and no table page behind, and closing leaves nothing.
+ * no count and no table page behind, and closing leaves nothing; then
+ * shmem's ->mmap failing after the counts were taken (fail_devanon_mmap).
  */
 void faults_scenario(void);
 

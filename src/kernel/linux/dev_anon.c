@@ -47,6 +47,10 @@
  *    DEVANON_MAX_MAP_BYTES long (EFBIG beyond, before anything is
  *    allocated).  The counts are walked a table page at a time, with a
  *    chance for the scheduler between table pages.
+ *  - shmem's ->mmap fails only on a seal, which this file never has, so
+ *    its failure is injected to test the path that drops the counts
+ *    again: fail_devanon_mmap in debugfs (fault injection's attributes,
+ *    CONFIG_FAULT_INJECTION_DEBUG_FS).
  *  - Transparent huge pages: UML has none.  Where shmem makes a large folio
  *    of this file (shmem_enabled), freeing one page of it only splits the
  *    folio or, if that fails, zeroes the page; the reclaimed counter counts
@@ -57,6 +61,8 @@
  * boot), which then holds data with no mapping and a count of 0, until a
  * mapping of it comes and goes.
  */
+#include <linux/debugfs.h>
+#include <linux/fault-inject.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/kref.h>
@@ -335,6 +341,42 @@ static struct devanon_inode *devanon_file_inode(struct devanon_file *df)
 	return di;
 }
 
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+static DECLARE_FAULT_ATTR(devanon_fail_mmap);
+static struct dentry *devanon_fault_dir;
+
+/* shmem's ->mmap failing as a seal would make it, when fault injection says */
+static int devanon_inject_mmap_failure(void)
+{
+	return should_fail(&devanon_fail_mmap, 1) ? -EPERM : 0;
+}
+
+static void __init devanon_fault_attr_init(void)
+{
+	/* like any debugfs file, its failure leaves the driver working */
+	devanon_fault_dir = fault_create_debugfs_attr("fail_devanon_mmap", NULL,
+						      &devanon_fail_mmap);
+}
+
+static void devanon_fault_attr_exit(void)
+{
+	debugfs_remove_recursive(devanon_fault_dir);
+}
+#else
+static inline int devanon_inject_mmap_failure(void)
+{
+	return 0;
+}
+
+static inline void devanon_fault_attr_init(void)
+{
+}
+
+static inline void devanon_fault_attr_exit(void)
+{
+}
+#endif
+
 static int devanon_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	unsigned long nr = vma_pages(vma);
@@ -353,6 +395,8 @@ static int devanon_mmap(struct file *file, struct vm_area_struct *vma)
 		return err;
 	/* shmem sets its vm_ops (and checks seals) on the vma */
 	err = call_mmap(di->shm, vma);
+	if (!err)
+		err = devanon_inject_mmap_failure();
 	if (!err)
 		err = devanon_learn_vm_ops(vma->vm_ops);
 	if (err) {
@@ -546,12 +590,14 @@ static int __init devanon_init(void)
 		       PAGE_SIZE);
 		return -EINVAL;
 	}
+	devanon_fault_attr_init();
 	return misc_register(&devanon_misc);
 }
 
 static void __exit devanon_exit(void)
 {
 	misc_deregister(&devanon_misc);
+	devanon_fault_attr_exit();
 }
 
 module_init(devanon_init);
