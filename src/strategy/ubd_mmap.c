@@ -41,8 +41,13 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 			release(in, ev->page + i - run, run);
 		run = 0;
 	}
-	/* a swapped page nobody maps any more should have lost its entry */
-	for (i = 0; i < np && in->swapped; i++) {
+	/*
+	 * a swapped page nobody maps any more should have lost its entry;
+	 * before UML maps its memory no page was ever mapped, so none lost a
+	 * mapping here: its data and swap entry stay in the memory file, as
+	 * data write() put there would
+	 */
+	for (i = 0; i < np && in->swapped && in->phys_base != UINT64_MAX; i++) {
 		uint64_t p = ev->page + i;
 		struct ppage pg = inst_page_get(in, p);
 

@@ -213,6 +213,28 @@ START_TEST(read_over_swapped_page)
 }
 END_TEST
 
+/* before the first mmap a read over a swapped page frees and strands nothing */
+START_TEST(read_over_swapped_page_before_mmap)
+{
+	struct replay_result r;
+
+	opts.host_mem = 4 * 4096;
+	opts.swap = 8 * 4096;
+	opts.policy = RECLAIM_24;
+	r = run("swapread-early.trace", "devanon", ANON_FIXED);
+	ASSERT_MEM(r, 3, 1, 0);
+	ck_assert_uint_eq(r.swap_final, 2);
+	ck_assert_uint_eq(r.swap_outs, 2);
+	ck_assert_uint_eq(r.swap_ins, 0);
+	ck_assert_uint_eq(r.find.swap_stranded, 0);
+
+	r = run("swapread-early.trace", "punch", ANON_FIXED);
+	ASSERT_MEM(r, 3, 1, 0);
+	ck_assert_uint_eq(r.swap_final, 2);
+	ck_assert_uint_eq(r.find.swap_stranded, 0);
+}
+END_TEST
+
 /* posted: munmap reclaims only pages present in the page tables */
 START_TEST(posted_pte_only_strands_swap)
 {
@@ -534,6 +556,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, shared_backing_other_size);
 	tcase_add_test(tc, host_out_of_memory);
 	tcase_add_test(tc, read_over_swapped_page);
+	tcase_add_test(tc, read_over_swapped_page_before_mmap);
 	tcase_add_test(tc, posted_pte_only_strands_swap);
 	tcase_add_test(tc, policy_24_swaps_first);
 	tcase_add_test(tc, policy_modern_reclaims_in_clusters);
