@@ -9,11 +9,16 @@
  *       that became resident; timestamps each console line; copies the
  *       console to CONSOLE. Kills UML after TIMEOUT_S. At the end, with the
  *       file held open, logs its resident page count.
- *   anonsim-rec-host resident FILE    print the file's resident page count
+ *   anonsim-rec-host resident FILE    print the file's pages in the page
+ *                                     cache (reads in flight included)
  *   anonsim-rec-host evict FILE       drop the file's pages from the cache
- *   anonsim-rec-host preads FILE      pread(2) one page at each page number
+ *   anonsim-rec-host preads [--each] FILE
+ *                                     pread(2) one page at each page number
+ *                                     (a line "OFFSET LENGTH": those bytes)
  *                                     read from standard input, on one open
- *                                     file (one readahead state), in order
+ *                                     file (one readahead state), in order;
+ *                                     --each: after each read that changed
+ *                                     it, "READS PAGES" of the file cached
  *
  * ANONSIM_REC_MEM (bytes of UML memory) tells the physical-memory file from
  * UML's smaller temporary files.  ANONSIM_REC_MEMCG names a memory cgroup
@@ -52,6 +57,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -101,6 +107,32 @@ static long residency(int fd, off_t size, unsigned char *vec)
 	return n;
 }
 
+/*
+ * Pages of an open file in the page cache: cachestat(2) (Linux 6.5), which
+ * counts a folio whose read is still in flight, as readahead leaves the
+ * folios of its asynchronous window; mincore() counts only uptodate ones,
+ * so right after a read it misses the window that read started.  Kernels
+ * without cachestat get mincore's count.  -1 on error.
+ */
+#define NR_CACHESTAT 451	/* the same number on every architecture */
+struct cachestat_range_arg {
+	uint64_t off, len;
+};
+struct cachestat_out {
+	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted;
+};
+static long cached_pages(int fd, off_t size, unsigned char *vec)
+{
+	struct cachestat_range_arg range = { 0, 0 };	/* 0: to the end */
+	struct cachestat_out cs;
+
+	if (syscall(NR_CACHESTAT, fd, &range, &cs, 0) == 0)
+		return (long)cs.nr_cache;
+	if (errno != ENOSYS)
+		return -1;
+	return residency(fd, size, vec);
+}
+
 static int cmd_resident(const char *path)
 {
 	int fd = open(path, O_RDONLY);
@@ -112,11 +144,11 @@ static int cmd_resident(const char *path)
 	vec = malloc((size_t)st.st_size / 4096 + 1);
 	if (!vec)
 		die("malloc");
-	n = residency(fd, st.st_size, vec);
+	n = cached_pages(fd, st.st_size, vec);
 	free(vec);
 	close(fd);
 	if (n < 0)
-		die("mincore");
+		die("cachestat");
 	printf("%ld\n", n);
 	return 0;
 }
@@ -442,17 +474,47 @@ static int cmd_run(int argc, char **argv)
 	return exited == 1 ? 0 : 3;
 }
 
-static int cmd_preads(const char *path)
+/*
+ * @each: after each read that changed it, print "READS RESIDENT": the
+ * staircase readahead builds, which the count at the end hides.
+ */
+static int cmd_preads(const char *path, int each)
 {
 	int fd = open(path, O_RDONLY);
-	char buf[4096];
-	unsigned long long page;
+	static char buf[1 << 20];
+	char line[128];
+	unsigned long long page, reads = 0;
+	unsigned char *marks = NULL;
+	long n, last = -1;
+	struct stat st;
 
-	if (fd < 0)
+	if (fd < 0 || fstat(fd, &st) != 0)
 		die(path);
-	while (scanf("%llu", &page) == 1)
-		if (pread(fd, buf, sizeof(buf), (off_t)(page * sizeof(buf))) < 0)
+	if (each && !(marks = malloc((size_t)st.st_size / 4096 + 1)))
+		die("malloc");
+	while (fgets(line, sizeof(line), stdin)) {
+		unsigned long long off, len = 4096;
+		int k = sscanf(line, "%llu %llu", &page, &len);
+
+		if (k < 1)
+			continue;
+		off = k == 2 ? page : page * 4096;	/* OFFSET LENGTH */
+		if (len > sizeof(buf))
+			die("preads: a read longer than 1 MiB");
+		/* one call, as the guest made it: its length is readahead's request */
+		if (pread(fd, buf, (size_t)len, (off_t)off) < 0)
 			die("pread");
+		reads++;
+		if (!each)
+			continue;
+		n = cached_pages(fd, st.st_size, marks);
+		if (n < 0)
+			die("cachestat");
+		if (n != last)
+			printf("%llu %ld\n", reads, n);
+		last = n;
+	}
+	free(marks);
 	close(fd);
 	return 0;
 }
@@ -463,14 +525,16 @@ int main(int argc, char **argv)
 		return cmd_resident(argv[2]);
 	if (argc >= 3 && strcmp(argv[1], "evict") == 0)
 		return cmd_evict(argv[2]);
+	if (argc >= 4 && strcmp(argv[1], "preads") == 0 && strcmp(argv[2], "--each") == 0)
+		return cmd_preads(argv[3], 1);
 	if (argc >= 3 && strcmp(argv[1], "preads") == 0)
-		return cmd_preads(argv[2]);
+		return cmd_preads(argv[2], 0);
 	if (argc >= 8 && strcmp(argv[1], "run") == 0)
 		return cmd_run(argc - 2, argv + 2);
 	fprintf(stderr,
 		"usage: anonsim-rec-host run LOG INTERVAL_MS TIMEOUT_S CONSOLE -- UML ARGS...\n"
 		"       anonsim-rec-host resident FILE\n"
 		"       anonsim-rec-host evict FILE\n"
-		"       anonsim-rec-host preads FILE < PAGES\n");
+		"       anonsim-rec-host preads [--each] FILE < PAGES\n");
 	return 2;
 }
