@@ -9,13 +9,15 @@
 #   first_swap_out_s,host_mem_mib,density
 # Any number of series; labels have no spaces.  Optional variables for the
 # title: trace (what was replayed) and host (the host it was replayed on).
-# Writes OUT.png (pngcairo) and OUT.svg:
+# Writes OUT.png (pngcairo) and OUT.svg, or only the formats in
+# the variable formats ("png", "svg" or both):
 #   gnuplot -e "data='density.csv'; out='plots/density'" plots/density.gp
 
 if (!exists("data")) data = "plots/data/density.csv"
 if (!exists("out")) out = "plots/density"
 if (!exists("trace")) trace = ""
 if (!exists("host")) host = ""
+if (!exists("formats")) formats = "png svg"
 
 set datafile separator ","
 set datafile columnheaders
@@ -44,7 +46,7 @@ color(i) = word("#8e44ad #16a085 #2c7fb8 #d95f02 #7f7f7f #e7298a #66a61e #a6761d
 # the key below the plot, three series a row: room for its rows
 key_rows = (ns + 2) / 3
 height = 520 + 18 * key_rows
-do for [fmt in "png svg"] {
+do for [fmt in formats] {
 	if (fmt eq "png") {
 		set terminal pngcairo size 900, height font "sans,10"
 	} else {

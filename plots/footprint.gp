@@ -8,13 +8,15 @@
 # published_mib is empty where nothing was published.  Any number of
 # traces and series; names have no spaces.  Optional variables for the
 # title: trace (what the bars are) and host (the host they were replayed on).
-# Writes OUT.png (pngcairo) and OUT.svg:
+# Writes OUT.png (pngcairo) and OUT.svg, or only the formats in
+# the variable formats ("png", "svg" or both):
 #   gnuplot -e "data='footprint.csv'; out='plots/footprint'" plots/footprint.gp
 
 if (!exists("data")) data = "plots/data/footprint.csv"
 if (!exists("out")) out = "plots/footprint"
 if (!exists("trace")) trace = ""
 if (!exists("host")) host = ""
+if (!exists("formats")) formats = "png svg"
 
 set datafile separator ","
 set datafile columnheaders
@@ -44,7 +46,7 @@ label_y = "(valid(6) && column(6) > column(5) ? column(6) : column(5))"
 # 100 a bar with the names under them slanted, so that they never touch
 slant = (ns > 3)
 width = 260 + nt * (slant ? 100 * ns : 240)
-do for [fmt in "png svg"] {
+do for [fmt in formats] {
 	if (fmt eq "png") {
 		set terminal pngcairo size width, 540 font "sans,10"
 	} else {
