@@ -7,7 +7,8 @@
 # JSON (bars grouped by what the sweep varies, the page cache split where
 # readahead windows from 0 are), live CSV and JSON (real beside the model
 # per category held), standard input and several files; the line naming
-# the plot and its series is exact, and the plot a PNG or SVG.  A file it
+# the plot and its series is exact, and the plot a PNG or SVG.  The
+# README's plots of a trace without a readahead window say so.  A file it
 # cannot read or that is no such output, a mix of kinds, a wrong option
 # or a failing gnuplot: the exact message and status, and no plot nor
 # temporary left.  Skipped (77) without gnuplot.
@@ -98,6 +99,18 @@ trace,strategy,instances,point,time_s,tmpfs_pages,tmpfs_blocks_pages,model_tmpfs
 "phases, a.trace",odirect,1,end,1,512,512,512,0,0,0,0,0,0,,,,yes
 END
 drawn live.svg "live, real beside the model over time; series: read-copy:tmpfs-real read-copy:tmpfs-model odirect:tmpfs-real odirect:tmpfs-model read-copy:page-cache-real read-copy:page-cache-model odirect:page-cache-real odirect:page-cache-model" live.csv
+
+# the README's plots of a trace that records no readahead window: the
+# timeline's subtitle says it is replayed without readahead
+grep -v '^readahead-kb' "$trace" >nora.trace
+expect_status 0 "$plot" -p -t nora.trace -o readme
+[ "$(grep -o '>one instance; host: [^<]*<' readme/timeline.svg)" = \
+	">one instance; host: memory unlimited, modern reclaim, no readahead (the trace records no window)<" ] ||
+	fail "readme/timeline.svg, its subtitle: $(grep -o '>one instance; host: [^<]*<' readme/timeline.svg)"
+for p in timeline density footprint readahead; do
+	plot_ok readme/$p.png
+	plot_ok readme/$p.svg
+done
 
 # refused, exactly, leaving nothing: no_trace OUT: neither OUT nor a
 # temporary of anonsim-plot in the working directory
