@@ -37,6 +37,18 @@ expect_match() {
 	printf '%s\n' "$1" | grep -Eq -- "$2" || fail "expected /$2/ in: $1"
 }
 
+# need_gnuplot: $GNUPLOT, else gnuplot on PATH, exported as GNUPLOT; the
+# test skipped (77) without it
+need_gnuplot() {
+	GNUPLOT=${GNUPLOT:-}
+	[ -n "$GNUPLOT" ] || GNUPLOT=$(command -v gnuplot) || GNUPLOT=
+	if [ -z "$GNUPLOT" ]; then
+		echo "gnuplot not found: plots not tested"
+		exit 77
+	fi
+	export GNUPLOT
+}
+
 # plot_ok FILE: FILE is a non-empty plot of its extension: a PNG (its 8
 # signature bytes 89 50 4E 47 0D 0A 1A 0A) or SVG (starting as XML or SVG)
 plot_ok() {

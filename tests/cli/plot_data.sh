@@ -13,13 +13,7 @@
 # or a failing gnuplot: the exact message and status, and no plot nor
 # temporary left.  Skipped (77) without gnuplot.
 . "${top_srcdir:-.}/tests/lib.sh"
-GNUPLOT=${GNUPLOT:-}
-[ -n "$GNUPLOT" ] || GNUPLOT=$(command -v gnuplot) || GNUPLOT=
-if [ -z "$GNUPLOT" ]; then
-	echo "gnuplot not found: plots not tested"
-	exit 77
-fi
-export GNUPLOT
+need_gnuplot
 src=$(cd "$top_srcdir" && pwd) || exit 1
 plot=$(cd "$top_builddir" && pwd)/plots/anonsim-plot || exit 1
 ANONSIM_DATADIR=$src

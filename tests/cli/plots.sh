@@ -4,12 +4,7 @@
 # (and a sample footprint table): non-empty PNG with the PNG signature,
 # SVG that starts as XML or SVG.  Skipped (77) without gnuplot.
 . "$top_srcdir/tests/lib.sh"
-GNUPLOT=${GNUPLOT:-}
-[ -n "$GNUPLOT" ] || GNUPLOT=$(command -v gnuplot) || GNUPLOT=
-if [ -z "$GNUPLOT" ]; then
-	echo "gnuplot not found: plots not tested"
-	exit 77
-fi
+need_gnuplot
 trace=$top_srcdir/tests/model/replay/density.trace
 
 expect_status 0 "$ANONSIM" replay -q --series "$tmp/timeline.csv" \
