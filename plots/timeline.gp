@@ -6,13 +6,15 @@
 #   overhead_mib,total_mib,swap_used_mib
 # Any number of series; labels have no spaces.  Optional variables for the
 # title: trace (what was replayed) and host (the host it was replayed on).
-# Writes OUT.png (pngcairo) and OUT.svg:
+# Writes OUT.png (pngcairo) and OUT.svg, or only the formats in
+# the variable formats ("png", "svg" or both):
 #   gnuplot -e "data='timeline.csv'; out='plots/timeline'; trace='boot'" plots/timeline.gp
 
 if (!exists("data")) data = "plots/data/timeline.csv"
 if (!exists("out")) out = "plots/timeline"
 if (!exists("trace")) trace = ""
 if (!exists("host")) host = ""
+if (!exists("formats")) formats = "png svg"
 
 set datafile separator ","
 set datafile columnheaders
@@ -54,7 +56,7 @@ width = (cols > 1) ? 520 * cols : 640
 height = 260 * rows + 180
 top = 1 - 130.0 / height
 bottom = 50.0 / height
-do for [fmt in "png svg"] {
+do for [fmt in formats] {
 	if (fmt eq "png") {
 		set terminal pngcairo size width, height font "sans,10"
 	} else {

@@ -37,6 +37,28 @@ expect_match() {
 	printf '%s\n' "$1" | grep -Eq -- "$2" || fail "expected /$2/ in: $1"
 }
 
+# need_gnuplot: $GNUPLOT, else gnuplot on PATH, exported as GNUPLOT; the
+# test skipped (77) without it
+need_gnuplot() {
+	GNUPLOT=${GNUPLOT:-}
+	[ -n "$GNUPLOT" ] || GNUPLOT=$(command -v gnuplot) || GNUPLOT=
+	if [ -z "$GNUPLOT" ]; then
+		echo "gnuplot not found: plots not tested"
+		exit 77
+	fi
+	export GNUPLOT
+}
+
+# plot_ok FILE: FILE is a non-empty plot of its extension: a PNG (its 8
+# signature bytes 89 50 4E 47 0D 0A 1A 0A) or SVG (starting as XML or SVG)
+plot_ok() {
+	[ -s "$1" ] || { fail "$1 missing or empty"; return; }
+	case $1 in
+	*.png) [ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$1: no PNG signature" ;;
+	*.svg) head -c 5 "$1" | grep -Eq '^(<\?xml|<svg)' || fail "$1: not SVG" ;;
+	esac
+}
+
 finish() { [ "$failures" -eq 0 ]; exit $?; }
 
 # fuzz_short PART MAXLEN: the libFuzzer target tests/PART/fuzz on each

@@ -99,7 +99,7 @@ GNUPLOT=${GNUPLOT:-}
 if [ -n "$GNUPLOT" ]; then
 	expect_status 0 env ANONSIM="$anonsim" ANONSIM_DATADIR="$data" GNUPLOT="$GNUPLOT" \
 		"$dest$bindir/anonsim-plot" -p -o mine
-	for p in timeline density footprint; do
+	for p in timeline density footprint readahead; do
 		[ -s "mine/$p.png" ] && [ -s "mine/$p.svg" ] && [ -s "mine/data/$p.csv" ] ||
 			fail "anonsim-plot: mine/$p.png, .svg or data/$p.csv missing"
 	done

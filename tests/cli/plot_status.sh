@@ -12,11 +12,17 @@ ANONSIM_DATADIR=$src
 export ANONSIM_DATADIR
 mkdir "$tmp/w" && cd "$tmp/w" || exit 1
 
-# fake-anonsim: exits $FAIL_STATUS for the command $FAIL_ON, else 0
+# fake-anonsim: exits $FAIL_STATUS for the command $FAIL_ON, else 0;
+# sweep writes a sweep's header and a row to its -o
 cat >fake-anonsim <<'END'
 #!/bin/sh
 [ "$1" = "${FAIL_ON:-none}" ] && { echo "anonsim $1: failed as told" >&2; exit "$FAIL_STATUS"; }
 [ "$1" = reproduce ] && echo "  host: 576 MiB, swap 1024 MiB, 2.4 reclaim, 7.0 MiB overhead per UML, private image"
+if [ "$1" = sweep ]; then
+	while [ "$1" != -o ]; do shift; done
+	printf '%s\n' combo,trace,host_mem_bytes,swap_bytes,policy,readahead_kb,strategy,instances,final_tmpfs_pages,final_cache_pages,final_total_pages \
+		0,boot,0,1073741824,modern,0,read-copy,1,256,512,768 >"$2"
+fi
 exit 0
 END
 chmod +x fake-anonsim
@@ -45,12 +51,13 @@ expect_status 5 env GNUPLOT=true ANONSIM="$fake" "$plot" -o file
 expect_match "$err" "^anonsim-plot: cannot create file/data\$"
 
 # anonsim's own status, 4 from reproduce aside
-for cmd in reproduce replay trace; do
+for cmd in reproduce replay sweep trace; do
 	for st in 2 3 5; do
 		expect_status $st env GNUPLOT=true ANONSIM="$fake" FAIL_ON=$cmd FAIL_STATUS=$st "$plot" -o out
 		case $cmd in
 		trace) what="trace stat $src/traces/debian-boot-64M.trace.gz" ;;
 		replay) what="replay $src/traces/debian-boot-64M.trace.gz" ;;
+		sweep) what="sweep --readahead 0,128,512,2048,8192 $src/traces/debian-boot-64M.trace.gz" ;;
 		*) what=$cmd ;;
 		esac
 		[ "$err" = "anonsim $cmd: failed as told
@@ -58,7 +65,7 @@ anonsim-plot: anonsim $what failed (exit status $st)" ] || fail "$cmd exiting $s
 	done
 done
 expect_status 0 env GNUPLOT=true ANONSIM="$fake" FAIL_ON=reproduce FAIL_STATUS=4 "$plot" -o out
-expect_match "$out" '^anonsim-plot: out/timeline, out/density, out/footprint \(\.png, \.svg\)$'
+expect_match "$out" '^anonsim-plot: out/timeline, out/density, out/footprint, out/readahead \(\.png, \.svg\)$'
 # gnuplot failing: an output not drawn
 expect_status 5 env GNUPLOT=false ANONSIM="$fake" "$plot" -o out
 [ "$err" = "anonsim-plot: gnuplot $src/plots/timeline.gp failed" ] || fail "gnuplot failing: $err"

@@ -4,12 +4,7 @@
 # (and a sample footprint table): non-empty PNG with the PNG signature,
 # SVG that starts as XML or SVG.  Skipped (77) without gnuplot.
 . "$top_srcdir/tests/lib.sh"
-GNUPLOT=${GNUPLOT:-}
-[ -n "$GNUPLOT" ] || GNUPLOT=$(command -v gnuplot) || GNUPLOT=
-if [ -z "$GNUPLOT" ]; then
-	echo "gnuplot not found: plots not tested"
-	exit 77
-fi
+need_gnuplot
 trace=$top_srcdir/tests/model/replay/density.trace
 
 expect_status 0 "$ANONSIM" replay -q --series "$tmp/timeline.csv" \
@@ -25,18 +20,11 @@ bookworm,devanon/fixed,20.2,49.7,69.9,
 bookworm,punch,20.2,49.7,69.9,
 END
 
-# png_ok FILE: the 8 signature bytes 89 50 4E 47 0D 0A 1A 0A
-png_ok() {
-	[ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = 89504e470d0a1a0a ]
-}
-
 for p in timeline density footprint; do
 	expect_status 0 "$GNUPLOT" -e "data='$tmp/$p.csv'; out='$tmp/$p'" \
 		"$top_srcdir/plots/$p.gp"
-	[ -s "$tmp/$p.png" ] || fail "$p.png missing or empty"
-	[ -s "$tmp/$p.png" ] && { png_ok "$tmp/$p.png" || fail "$p.png: no PNG signature"; }
-	[ -s "$tmp/$p.svg" ] || fail "$p.svg missing or empty"
-	head -c 5 "$tmp/$p.svg" | grep -Eq '^(<\?xml|<svg)' || fail "$p.svg: not SVG"
+	plot_ok "$tmp/$p.png"
+	plot_ok "$tmp/$p.svg"
 done
 
 # every series of the data is drawn and named, however many there are:
