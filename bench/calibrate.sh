@@ -26,7 +26,10 @@ median over its runs beside the model, of
 and per half (fit, held) the share of configurations whose density is
 equal, off by more than one, whose swap and cache are within 25 % of the
 kernel's, and that swapped in the kernel (density 2 .. N - 1, at least
-1000 pages of swap).
+1000 pages of swap).  Beside each median, the least and the most of the
+kernel's runs; per half, how many configurations the kernel itself meets
+in every run (density equal, swap and cache within 25 % of its median):
+where the kernel's runs spread wider, no model meets the bound.
 
   -o, --output DIR    results (default: bench/results/calibrate)
   -c, --corpus FILE   the corpus (default: bench/calibrate/corpus)
@@ -157,7 +160,7 @@ density() {
 
 # the report: the kernel's medians beside the model as built now
 mkdir -p "$out" || die "cannot make $out"
-echo "name,half,trace,strategy,instances,cgroup,stagger,runs,density,model_density,swap_pages,model_swap_pages,cache_pages,model_cache_pages,first_swap_out_s,model_first_swap_out_s,kernel_swapped" >"$tmp/summary.csv"
+echo "name,half,trace,strategy,instances,cgroup,stagger,runs,density,model_density,swap_pages,model_swap_pages,cache_pages,model_cache_pages,first_swap_out_s,model_first_swap_out_s,kernel_swapped,density_min,density_max,swap_min,swap_max,cache_min,cache_max" >"$tmp/summary.csv"
 configs | while read -r name h trace strategy n size stagger; do
 	ls "$out/$name"/run-*.json >/dev/null 2>&1 || continue
 	path=$(trace_path "$trace")
@@ -197,9 +200,11 @@ configs | while read -r name h trace strategy n size stagger; do
 			else
 				print (x[NR / 2] + x[NR / 2 + 1]) / 2
 		}'; }
+	# the kernel's spread over its runs: how far it agrees with itself
+	range() { cut -d' ' -f"$1" "$tmp/real.d" | sort -n | sed -n '1p;$p' | paste -sd, -; }
 	rd=$(med 1) rs=$(med 2) rc=$(med 3) rf=$(med 4)
 	swapped=$(awk -v d="$rd" -v n="$n" -v s="$rs" 'BEGIN { print (d >= 2 && d <= n - 1 && s >= 1000) ? "yes" : "no" }')
-	echo "$name,$h,$trace,$strategy,$n,$size,$stagger,$nr,$rd,$mdens,$rs,$mswap,$rc,$mcache,$rf,$mfirst,$swapped"
+	echo "$name,$h,$trace,$strategy,$n,$size,$stagger,$nr,$rd,$mdens,$rs,$mswap,$rc,$mcache,$rf,$mfirst,$swapped,$(range 1),$(range 2),$(range 3)"
 done >>"$tmp/summary.csv" || exit $?
 
 awk -F, '
@@ -212,18 +217,23 @@ awk -F, '
 		if (within($11, $12)) sw[h]++
 		if (within($13, $14)) ca[h]++
 		if ($17 == "yes") swp[h]++
+		# every run of the kernel within 25 % of its own median
+		if ($18 == $19) ksd[h]++
+		if (within($11, $20) && within($11, $21)) kss[h]++
+		if (within($13, $22) && within($13, $23)) ksc[h]++
 	}
 	END {
 		for (h in n)
-			printf "%s: %d configurations: density equal %d (%.0f %%), off by more than one %d; swap within 25 %% %d (%.0f %%), cache within 25 %% %d (%.0f %%); swapped in the kernel %d (%.0f %%)\n",
+			printf "%s: %d configurations: density equal %d (%.0f %%), off by more than one %d; swap within 25 %% %d (%.0f %%), cache within 25 %% %d (%.0f %%); swapped in the kernel %d (%.0f %%); the kernel against itself, every run: density equal %d, swap within 25 %% %d, cache within 25 %% %d\n",
 				h, n[h], eq[h], 100 * eq[h] / n[h], far[h], sw[h], 100 * sw[h] / n[h],
-				ca[h], 100 * ca[h] / n[h], swp[h], 100 * swp[h] / n[h]
+				ca[h], 100 * ca[h] / n[h], swp[h], 100 * swp[h] / n[h],
+				ksd[h], kss[h], ksc[h]
 	}' "$tmp/summary.csv" | sort >"$tmp/halves"
 {
-	echo "| configuration | half | density real | model | swap real | model | cache real | model | first swap-out real | model |"
+	echo "| configuration | half | density real (runs) | model | swap real (runs) | model | cache real (runs) | model | first swap-out real | model |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
-	awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-		$1, $2, $9, $10, $11, $12, $13, $14, $15, $16 }' "$tmp/summary.csv"
+	awk -F, 'NR > 1 { printf "| %s | %s | %s (%s-%s) | %s | %s (%s-%s) | %s | %s (%s-%s) | %s | %s | %s |\n",
+		$1, $2, $9, $18, $19, $10, $11, $20, $21, $12, $13, $22, $23, $14, $15, $16 }' "$tmp/summary.csv"
 	echo
 	cat "$tmp/halves"
 } >"$tmp/table.md"

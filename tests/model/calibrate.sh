@@ -68,13 +68,13 @@ run b 1 null 0 3
 run b 2 null 0 3
 run b 3 null 0 3
 expect_status 0 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpus" -o "$tmp/res" -p "$tmp/plots"
-[ "$(sed -n 2p "$tmp/res/summary.csv")" = "a,fit,$tmp/t.trace,read-copy,3,64M,-,3,2,3,100,0,20,3,7.5,never,no" ] ||
+[ "$(sed -n 2p "$tmp/res/summary.csv")" = "a,fit,$tmp/t.trace,read-copy,3,64M,-,3,2,3,100,0,20,3,7.5,never,no,1,3,0,300,10,30" ] ||
 	fail "summary row a: $(sed -n 2p "$tmp/res/summary.csv")"
-[ "$(sed -n 3p "$tmp/res/summary.csv")" = "b,held,$tmp/t.trace,read-copy,3,64M,-,3,3,3,0,0,3,3,never,never,no" ] ||
+[ "$(sed -n 3p "$tmp/res/summary.csv")" = "b,held,$tmp/t.trace,read-copy,3,64M,-,3,3,3,0,0,3,3,never,never,no,3,3,0,0,3,3" ] ||
 	fail "summary row b: $(sed -n 3p "$tmp/res/summary.csv")"
-expect_match "$out" '^fit: 1 configurations: density equal 0 \(0 %\), off by more than one 0; swap within 25 % 0 \(0 %\), cache within 25 % 0 \(0 %\); swapped in the kernel 0 \(0 %\)$'
-expect_match "$out" '^held: 1 configurations: density equal 1 \(100 %\), off by more than one 0; swap within 25 % 1 \(100 %\), cache within 25 % 1 \(100 %\); swapped in the kernel 0 \(0 %\)$'
-expect_match "$out" '^\| a \| fit \| 2 \| 3 \| 100 \| 0 \| 20 \| 3 \| 7.5 \| never \|$'
+expect_match "$out" '^fit: 1 configurations: density equal 0 \(0 %\), off by more than one 0; swap within 25 % 0 \(0 %\), cache within 25 % 0 \(0 %\); swapped in the kernel 0 \(0 %\); the kernel against itself, every run: density equal 0, swap within 25 % 0, cache within 25 % 0$'
+expect_match "$out" '^held: 1 configurations: density equal 1 \(100 %\), off by more than one 0; swap within 25 % 1 \(100 %\), cache within 25 % 1 \(100 %\); swapped in the kernel 0 \(0 %\); the kernel against itself, every run: density equal 1, swap within 25 % 1, cache within 25 % 1$'
+expect_match "$out" '^\| a \| fit \| 2 \(1-3\) \| 3 \| 100 \(0-300\) \| 0 \| 20 \(10-30\) \| 3 \| 7.5 \| never \|$'
 # the plot of real against model density, where gnuplot is
 if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
 	[ "$(head -c 4 "$tmp/plots/calibration.png" | od -An -c | tr -d ' ')" = '211PNG' ] ||
