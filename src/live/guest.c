@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -75,16 +76,46 @@ static int sys_error(char *err, size_t errlen, const char *call, uint64_t a, uin
 			 (unsigned long long)a, (unsigned long long)b, strerror(errno));
 }
 
+/*
+ * Each instance opens its disk images itself, as each UML does: a file
+ * description of its own, with its own readahead state (struct file's
+ * f_ra).  The descriptors it inherits share one description, and so one
+ * readahead state, with every other instance: the instances' reads would
+ * then break each other's sequential windows, which no two UMLs do.
+ */
+static int open_own(struct live_guest *g, unsigned d, char *err, size_t errlen)
+{
+	const struct live_image *im = g->dev[d].image;
+	struct live_image *own = &g->own[d];
+	char path[64];
+
+	*own = *im;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", im->fd);
+	own->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (own->fd < 0)
+		return set_error(err, errlen, "cannot open the disk image again (%s): %s",
+				 path, strerror(errno));
+	g->dev[d].image = own;
+	return 0;
+}
+
 int live_guest_init(struct live_guest *g, const struct live_strategy *s,
 		    const struct trace_header *hdr, int memfd,
 		    const struct live_device *dev, char *err, size_t errlen)
 {
+	unsigned d;
+
 	memset(g, 0, sizeof(*g));
 	g->s = s;
 	g->hdr = hdr;
 	g->memfd = memfd;
 	g->npages = hdr->memory >> PG_SHIFT;
 	memcpy(g->dev, dev, sizeof(g->dev));
+	for (d = 0; d < TRACE_MAX_DEVICES; d++) {
+		g->own[d].fd = -1;
+		if (g->dev[d].image && open_own(g, d, err, errlen))
+			return -1;
+	}
 	if (hdr->page_size != PG_SIZE || sysconf(_SC_PAGESIZE) != PG_SIZE)
 		return set_error(err, errlen,
 				 "live replay needs 4096-byte pages in the trace and on this host");
@@ -102,6 +133,11 @@ int live_guest_init(struct live_guest *g, const struct live_strategy *s,
 
 void live_guest_destroy(struct live_guest *g)
 {
+	unsigned d;
+
+	for (d = 0; d < TRACE_MAX_DEVICES; d++)
+		if (g->dev[d].image == &g->own[d] && g->own[d].fd >= 0)
+			close(g->own[d].fd);
 	if (g->phys && !g->s->anon_dev)
 		munmap(g->phys, g->npages << PG_SHIFT);
 	if (g->window)

@@ -63,6 +63,8 @@ struct live_guest {
 	uint64_t window_origin;		/* trace address at the window's middle */
 	uint64_t phys_base;		/* /dev/anon: trace address of page 0 */
 	struct live_device dev[TRACE_MAX_DEVICES];
+	/* the devices' images as this instance opened them (dev[].image) */
+	struct live_image own[TRACE_MAX_DEVICES];
 	unsigned char *bounce;		/* page-aligned buffer for reads and writes */
 	uint64_t bounce_len;
 };

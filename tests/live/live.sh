@@ -74,6 +74,16 @@ expect_status 1 "$ANONSIM" live --csv --json "$phases"
 expect_status 1 "$ANONSIM" live -o "$phases" "$phases"
 expect_match "$err" "^anonsim live: .*phases.trace: the output is also the input"
 
+# instances whose reads interleave, each with the readahead state of its
+# own open file as each UML has: three staggered instances re-reading one
+# data set keep the model's page cache (sharing one open file, and so one
+# readahead state, they kept 11264 pages of the model's 13312)
+expect_status 0 "$ANONSIM" live -q --csv -s read-copy -n 3 --stagger 0.3 -d "$tmp/scratch" \
+	"$top_srcdir/traces/calibration/shared-reread.trace.gz"
+end_cache=$(printf '%s\n' "$out" | awk -F, '$4 == "end" { print $9, $10 }')
+[ "$end_cache" = "13312 13312" ] ||
+	fail "interleaved instances: page cache at the end (real, model) '$end_cache', want '13312 13312'"
+
 # the other hand-made traces (the end only) and the shipped ones
 for t in "$top_srcdir"/tests/model/replay/*.trace; do
 	expect_status 0 "$ANONSIM" live --csv -d "$tmp/scratch" "$t"
