@@ -82,6 +82,29 @@ static void faulty_child(void)
 	CHECK(read_long(SYSFS "map_table_pages") == 0);
 }
 
+/*
+ * Set the fault-injection attributes under @dir (a debugfs directory of
+ * the kernel's fault-inject framework): fail with @probability percent,
+ * @times times at most (-1: no end), for tasks that ask (@task_filter
+ * "Y") or all ("N"), quietly.
+ */
+static void fault_attr_set(const char *dir, const char *task_filter,
+			   const char *probability, const char *times)
+{
+	static const char *const names[] = {
+		"task-filter", "probability", "interval", "times", "verbose"
+	};
+	const char *values[] = { task_filter, probability, "1", times, "0" };
+	char path[128];
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", dir, names[i]);
+		if (write_str(path, values[i]))
+			fail("cannot write %s to %s", values[i], path);
+	}
+}
+
 /* How many of the @n pages from @index have a map count; -1 on error. */
 static long counted_pages(int fd, unsigned long index, unsigned long n)
 {
@@ -113,11 +136,7 @@ static void shmem_mmap_failure(void)
 	CHECK(fd >= 0);
 	if (fd < 0)
 		return;
-	CHECK(write_str(FAIL_MMAP_DIR "task-filter", "N") == 0);
-	CHECK(write_str(FAIL_MMAP_DIR "probability", "100") == 0);
-	CHECK(write_str(FAIL_MMAP_DIR "interval", "1") == 0);
-	CHECK(write_str(FAIL_MMAP_DIR "times", "1") == 0);
-	CHECK(write_str(FAIL_MMAP_DIR "verbose", "0") == 0);
+	fault_attr_set(FAIL_MMAP_DIR, "N", "100", "1");
 	m = mmap(NULL, RANGE_PAGES * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
 	if (m != MAP_FAILED || errno != EPERM)
 		fail("mmap with shmem's ->mmap failing: %s, want EPERM",
@@ -159,13 +178,9 @@ void faults_scenario(void)
 	 * 5 % of the allocations of a task that asks, single pages (the
 	 * default is order 1 and up) and sleeping ones too
 	 */
-	CHECK(write_str(FAIL_DIR "task-filter", "Y") == 0);
 	CHECK(write_str(FAIL_DIR "min-order", "0") == 0);
 	CHECK(write_str(FAIL_DIR "ignore-gfp-wait", "N") == 0);
-	CHECK(write_str(FAIL_DIR "probability", "5") == 0);
-	CHECK(write_str(FAIL_DIR "interval", "1") == 0);
-	CHECK(write_str(FAIL_DIR "times", "-1") == 0);
-	CHECK(write_str(FAIL_DIR "verbose", "0") == 0);
+	fault_attr_set(FAIL_DIR, "Y", "5", "-1");
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
