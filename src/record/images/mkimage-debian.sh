@@ -19,11 +19,16 @@ sampler (if built), and writes IMAGE with mkfs.ext4 -d. Needs root.
   --include LIST  extra packages (comma separated)
   --work FILE     script to install as /anonsim-work: the init runs it
                   after boot-done (e.g. to build a program)
+  --work-choice FILE
+                  script to install as /anonsim-work.d/NAME (NAME: FILE's
+                  name less a leading work- and a trailing .sh), repeatable:
+                  the init runs it instead of /anonsim-work when the kernel
+                  command line has the word anonsim.work=NAME
   --add FILE      copy FILE into the image's /root (repeatable)
 USAGE
 }
 
-size=1G suite=bookworm mirror= sampler= extra= work= adds=
+size=1G suite=bookworm mirror= sampler= extra= work= choices= adds=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--size) size=$2; shift 2 ;;
@@ -32,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--sampler) sampler=$2; shift 2 ;;
 	--include) extra=",$2"; shift 2 ;;
 	--work) work=$2; shift 2 ;;
+	--work-choice) choices="$choices $2"; shift 2 ;;
 	--add) adds="$adds $2"; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	-*) echo "mkimage-debian.sh: unknown option $1" >&2; usage >&2; exit 1 ;;
@@ -55,7 +61,7 @@ if [ -z "$mirror" ]; then
 fi
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/anonsim-root.XXXXXX")
-trap 'rm -rf "$root"' EXIT INT TERM
+trap 'rm -rf "$root"' EXIT INT TERM HUP
 
 debootstrap --variant=minbase --include="sysvinit-core,procps$extra" \
 	"$suite" "$root" "$mirror"
@@ -63,17 +69,33 @@ debootstrap --variant=minbase --include="sysvinit-core,procps$extra" \
 # The guest sampler and an init that starts it, runs rcS and powers off.
 [ -z "$sampler" ] || install -m 755 "$sampler" "$root/sbin/kpage-sampler"
 [ -z "$work" ] || install -m 755 "$work" "$root/anonsim-work"
+for f in $choices; do
+	name=${f##*/}; name=${name#work-}; name=${name%.sh}
+	install -D -m 755 "$f" "$root/anonsim-work.d/$name"
+done
 for f in $adds; do cp "$f" "$root/root/"; done
 cat >"$root/sbin/anonsim-init" <<'INIT'
 #!/bin/sh
 # Boot under the anonsim recorder: sample page frees, run the normal
-# boot scripts, mark boot-done, run an optional workload, power off.
+# boot scripts, mark boot-done, run an optional workload (the kernel
+# command-line word anonsim.work=NAME chooses /anonsim-work.d/NAME, else
+# /anonsim-work), power off.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc 2>/dev/null
 [ -x /sbin/kpage-sampler ] && /sbin/kpage-sampler &
 /etc/init.d/rcS >/dev/null 2>&1
 echo "anonsim-phase boot-done"
-[ -x /anonsim-work ] && /anonsim-work
+work=/anonsim-work
+for word in $(cat /proc/cmdline); do
+	case $word in
+	anonsim.work=*) work=/anonsim-work.d/${word#anonsim.work=} ;;
+	esac
+done
+if [ -f "$work" ] && [ -x "$work" ]; then
+	"$work"
+elif [ "$work" != /anonsim-work ]; then
+	echo "anonsim-init: no workload $work" >&2
+fi
 echo "anonsim-phase work-done"
 sync
 sleep 1
