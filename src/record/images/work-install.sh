@@ -10,7 +10,16 @@
 set -eu
 export DEBIAN_FRONTEND=noninteractive
 echo "anonsim-phase work-start"
-dpkg -i /root/*.deb >/dev/null
+cd /root
+# In three steps, as apt would: what python3-minimal and python3
+# pre-depend on must be configured before they are unpacked.
+dpkg -i libexpat1_*.deb libpython3.11-minimal_*.deb python3.11-minimal_*.deb >/dev/null
+echo "anonsim-phase python3.11-minimal"
+dpkg -i python3-minimal_*.deb >/dev/null
+echo "anonsim-phase python3-minimal"
+dpkg -i media-types_*.deb readline-common_*.deb libreadline8_*.deb \
+	libsqlite3-0_*.deb libpython3.11-stdlib_*.deb libpython3-stdlib_*.deb \
+	python3.11_*.deb python3_*.deb >/dev/null
 echo "anonsim-phase installed"
 python3 -c 'import json, sqlite3; print(json.dumps(sqlite3.sqlite_version))' >/dev/null
 echo "anonsim-phase used"
