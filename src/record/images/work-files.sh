@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # work-files.sh - guest workload for a recorded trace: a work phase over
 # hundreds of files.  md5sum reads the files of /usr/share and /usr/lib
-# between 16 KiB and 1 MiB, in the order of their names, until 64 MiB
-# (some hundreds of files, more than the guest's page cache holds), then
-# grep searches every third file of that list again: what the guest
+# of more than 15 KiB and at most 1 MiB, in the order of their names,
+# until 64 MiB (some hundreds of files, more than the guest's page cache
+# holds), then cat reads every third file of that list again: what the guest
 # dropped meanwhile comes back from its disk, that is from the host's
 # page cache, which a density run's other instances share.
 # Installed by mkimage-debian.sh as /anonsim-work (--work) or as a choice
