@@ -10,7 +10,12 @@ usage: mkimage-debian.sh [--size SIZE] [--mirror URL] [--suite SUITE] IMAGE
 
 Runs debootstrap --variant=minbase --include=sysvinit-core,procps SUITE
 into a temporary root, adds a /sbin/anonsim-init script and the in-guest
-sampler (if built), and writes IMAGE with mkfs.ext4 -d. Needs root.
+sampler (if built), and writes IMAGE with mkfs.ext4 -d -E
+lazy_itable_init=0,lazy_journal_init=0: inode tables and journal written
+at mkfs, as an image booted once has them (with lazy initialisation the
+guest's ext4lazyinit zeroes the inode tables after mount through ubd's
+write-zeroes, an fallocate on the image that drops those pages from the
+host page cache and that no trace event holds). Needs root.
   --size SIZE     image size for mkfs.ext4 (default 1G)
   --mirror URL    Debian mirror (default: the first deb.debian.org-like URI
                   of apt's sources, else http://deb.debian.org/debian)
@@ -104,6 +109,10 @@ INIT
 chmod 755 "$root/sbin/anonsim-init"
 rm -rf "$root/var/cache/apt/archives/"*.deb "$root/var/lib/apt/lists/"* 2>/dev/null || true
 
+# Inode tables and journal initialised here, not by the guest: ext4's
+# lazyinit thread would zero them after mount with REQ_OP_WRITE_ZEROES,
+# which ubd turns into fallocate(ZERO_RANGE) on the image, dropping those
+# pages from the host page cache behind the recorder's back.
 rm -f "$img"
-mkfs.ext4 -q -F -d "$root" "$img" "$size"
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 -d "$root" "$img" "$size"
 echo "mkimage-debian.sh: wrote $img"
