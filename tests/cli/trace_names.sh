@@ -103,12 +103,12 @@ cat >want <<'EOF'
 debian-boot-128M 12310 29.185424
 debian-boot-64M 12270 27.808028
 debian-build-128M 27700 42.965373
-debian-compile-128M 43398 49.844129
+debian-compile-128M 46344 58.693389
 debian-cow-boot-64M 13349 26.021221
-debian-files-64M 38638 33.682858
-debian-install-128M 45710 65.222282
-debian-reread-64M 30326 37.777551
-debian-tmpfs-64M 15798 39.924463
+debian-files-64M 34578 14.693693
+debian-install-128M 37862 31.646765
+debian-reread-64M 27545 19.5149
+debian-tmpfs-64M 13368 30.26104
 random-reads 6416 20.225
 seq-stream 10531 22.58
 shared-reread 804 14.148
