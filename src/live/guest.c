@@ -230,7 +230,10 @@ static int restore(struct live_guest *g, uint64_t p, char *err, size_t errlen)
 	if (mmap(g->phys + (p << PG_SHIFT), PG_SIZE, PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_FIXED, g->memfd, (off_t)(p << PG_SHIFT)) == MAP_FAILED)
 		return sys_error(err, errlen, "mmap of the memory file back at page", p, 1);
-	g->state[p] = (uint8_t)((g->state[p] & ~(PAGE_FILE | PAGE_FILE_AT)) | PAGE_OWN);
+	/* PAGE_OWN under /dev/anon alone: elsewhere a page the guest freed
+	 * after a read holds nothing, and a write from it reads zeros */
+	g->state[p] = (uint8_t)((g->state[p] & ~(PAGE_FILE | PAGE_FILE_AT)) |
+				(g->s->anon_dev ? PAGE_OWN : 0));
 	return 0;
 }
 

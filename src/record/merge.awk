@@ -13,7 +13,12 @@
 # lines; KIND image, layer or backing); until, a phase name: pass 1 drops
 # everything logged after the guest printed that phase (host.log, read
 # first, gives its time), the footprint among it, or with frozen (the
-# time of the recorder's Z line after it) everything after that.
+# time of the recorder's Z line after it) everything after that;
+# fallocate, a file: pass 1 writes there what it left out of the
+# preload log's fallocate calls (the trace has no event for them), one
+# line "CALLS PAGES MODE COUNT [MODE COUNT...]" (PAGES: the whole 4 KiB
+# pages of the image files the calls covered; MODE: the FALLOC_FL_* flags
+# by name, joined by |), nothing when there were none.
 
 function us(t) { t = int((t - start) / 1000); return t < 0 ? 0 : t }
 
@@ -108,11 +113,45 @@ pass != 2 && ($2 == "R" || $2 == "W") {
 	next
 }
 
+# fallocate on an image (ubd: the guest's discard, punch-hole, and
+# write-zeroes, zero-range): no event, only counted
+function mode_name(m,    n, i, b, s) {	# keep-size last, as ubd writes it
+	split("keep-size punch-hole no-hide-stale collapse-range zero-range insert-range unshare-range", n, " ")
+	s = ""
+	for (i = 2; i <= 7; i++) {
+		b = 2 ^ (i - 1)
+		if (int(m / b) % 2) { s = s (s == "" ? "" : "|") n[i]; m -= b }
+	}
+	if (m >= 128)
+		s = s (s == "" ? "" : "|") sprintf("0x%x", m - m % 2)
+	if (m % 2)
+		s = s (s == "" ? "" : "|") n[1]
+	return s == "" ? "allocate" : s
+}
+
+pass != 2 && $2 == "A" {
+	if (!($5 in fdev)) next
+	nfalloc++
+	first = int(($6 + 4095) / 4096); last = int(($6 + $7) / 4096)
+	if (last > first) falloc_pages += last - first
+	m = mode_name($8 + 0)
+	if (!(m in falloc_mode)) falloc_modes[++nfmodes] = m
+	falloc_mode[m]++
+	next
+}
+
 pass != 2 { next }
 
 END {
 	if (pass != 2 && (meta || outside || probe))
 		printf "anonsim-record: left out %d copy-on-write metadata transfers, %d transfers outside physical memory; %d header probes rounded to sectors\n", meta + 0, outside + 0, probe + 0 > "/dev/stderr"
+	if (pass != 2 && nfalloc && fallocate != "") {
+		printf "%d %d", nfalloc, falloc_pages > fallocate
+		for (i = 1; i <= nfmodes; i++)
+			printf " %s %d", falloc_modes[i], falloc_mode[falloc_modes[i]] > fallocate
+		printf "\n" > fallocate
+		close(fallocate)
+	}
 }
 
 # ---------------------------------------------------------------- pass 2

@@ -7,7 +7,7 @@
 # file of that name in the working directory comes first and says so; a
 # name of nothing, and the README's old traces/NAME.trace.gz away from the
 # source tree, are refused with status 2 and the exact message; anonsim
-# trace list gives the eight traces with the event counts of
+# trace list gives the thirteen traces with the event counts of
 # traces/README.md and the durations of trace stat, in all three formats.
 # ANONSIM_DATADIR stands for the installed data directory (the source
 # tree has its layout; tests/cli/examples.sh runs an installed anonsim).
@@ -93,7 +93,7 @@ rm debian-boot-64M debian-boot-64M.trace.gz
 	fail "trace check in traces/ failed: $(cat "$tmp/e")"
 [ -s "$tmp/e" ] && fail "trace check in traces/ said: $(cat "$tmp/e")"
 
-# anonsim trace list: eight traces, recorded then calibration, by name;
+# anonsim trace list: thirteen traces, recorded then calibration, by name;
 # events as traces/README.md counts them, durations as trace stat gives
 expect_status 0 "$ANONSIM" trace list --csv
 printf '%s\n' "$out" >list.csv
@@ -103,7 +103,12 @@ cat >want <<'EOF'
 debian-boot-128M 12310 29.185424
 debian-boot-64M 12270 27.808028
 debian-build-128M 27700 42.965373
+debian-compile-128M 46344 58.693389
 debian-cow-boot-64M 13349 26.021221
+debian-files-64M 34578 14.693693
+debian-install-128M 37862 31.646765
+debian-reread-64M 27545 19.5149
+debian-tmpfs-64M 13368 30.26104
 random-reads 6416 20.225
 seq-stream 10531 22.58
 shared-reread 804 14.148
@@ -124,13 +129,13 @@ expect_match "$out" "^  file      $src/traces/calibration/tmpfs-churn\\.trace\\.
 expect_match "$out" '^  recorder  bench/calibrate/shapes\.sh shape=tmpfs-churn$'
 expect_match "$out" '^  note      copy-on-write layer of ubda: data at byte 270336'
 expect_match "$out" '^How each was recorded or made: .*/traces/README\.md$'
-[ "$(printf '%s\n' "$out" | grep -c ' MiB of memory, ')" -eq 8 ] || fail "trace list: not 8 traces"
+[ "$(printf '%s\n' "$out" | grep -c ' MiB of memory, ')" -eq 13 ] || fail "trace list: not 13 traces"
 if command -v jq >/dev/null 2>&1; then
 	expect_status 0 "$ANONSIM" trace list --json
 	v=$(printf '%s\n' "$out" | jq -r '[.command, (.traces | length), .traces[1].name,
-		.traces[1].header.memory_bytes, .results[4].name, .results[4].events,
-		.results[4].duration_s] | map(tostring) | join(" ")')
-	[ "$v" = "trace list 8 $shipped 67108864 random-reads 6416 20.225" ] ||
+		.traces[1].header.memory_bytes, .results[9].name, .results[9].events,
+		.results[9].duration_s] | map(tostring) | join(" ")')
+	[ "$v" = "trace list 13 $shipped 67108864 random-reads 6416 20.225" ] ||
 		fail "trace list --json: $v"
 fi
 expect_status 1 "$ANONSIM" trace list debian-boot-64M

@@ -3,8 +3,11 @@
  * uml_preload.c - LD_PRELOAD library for the User-Mode Linux binary.
  *
  * Logs what matters to host memory: UML's mmap/munmap of its physical-memory
- * file, and pread/pwrite (and preadv/pwritev) on the disk images named in
- * ANONSIM_REC_DEVS, with the buffer translated to a physical page.
+ * file, pread/pwrite (and preadv/pwritev) on the disk images named in
+ * ANONSIM_REC_DEVS, with the buffer translated to a physical page, and
+ * fallocate on those images (ubd turns the guest's discards and
+ * write-zeroes into punch-hole and zero-range calls, which drop the ranges
+ * from the host's page cache).
  *
  * UML calls these from its io thread and its signal handlers, so nothing here
  * may take a lock or use stdio: each record is formatted on the stack and
@@ -25,6 +28,8 @@
  *   T R PID DEV FILE OFF LEN PAGE  pread of device DEV (index); FILE = index
  *   T W PID DEV FILE OFF LEN PAGE  of the image path, OFF the file offset;
  *                                  PAGE is -1 outside the mapped file
+ *   T A PID DEV FILE OFF LEN MODE  fallocate of device DEV that succeeded;
+ *                                  MODE its FALLOC_FL_* flags, decimal
  * PID tells UML's kernel process from its user-process host processes
  * (forked from it, so they carry this library too). I/O records carry the
  * time the call started: a residency sample that saw its data came later.
@@ -69,6 +74,8 @@ static ssize_t (*real_pwritev)(int, const struct iovec *, int, off_t);
 static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
 static int (*real_munmap)(void *, size_t);
 static int (*real_close)(int);
+static int (*real_fallocate)(int, int, off_t, off_t);
+static int (*real_fallocate64)(int, int, off_t, off_t);
 
 static void resolve(void)
 {
@@ -81,6 +88,12 @@ static void resolve(void)
 	real_mmap = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
 	real_munmap = (int (*)(void *, size_t))dlsym(RTLD_NEXT, "munmap");
 	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
+	real_fallocate = (int (*)(int, int, off_t, off_t))dlsym(RTLD_NEXT, "fallocate");
+	real_fallocate64 = (int (*)(int, int, off_t, off_t))dlsym(RTLD_NEXT, "fallocate64");
+	if (!real_fallocate64)
+		real_fallocate64 = real_fallocate;
+	if (!real_fallocate)
+		real_fallocate = real_fallocate64;
 }
 
 /* ---- record formatting without stdio ------------------------------------ */
@@ -391,6 +404,43 @@ ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
 ssize_t pwritev64(int fd, const struct iovec *iov, int cnt, off_t off)
 {
 	return pwritev(fd, iov, cnt, off);
+}
+
+/* UML 6.1 calls fallocate64 (os_falloc_punch, os_falloc_zeroes): both
+ * names are glibc's own symbols, each interposed */
+static int do_fallocate(int (*real)(int, int, off_t, off_t), int fd, int mode, off_t off, off_t len)
+{
+	int r, c, saved;
+	uint64_t t;
+	t = now_ns();
+	r = real(fd, mode, off, len);
+	saved = errno;
+	c = classify(fd);
+	if (c >= FD_IMAGE && r == 0) {
+		struct rec rc;
+		int f = c - FD_IMAGE;
+		rec_start_at(&rc, "A", t);
+		put_u64(&rc, (uint64_t)file_dev[f]);
+		put_u64(&rc, (uint64_t)f);
+		put_u64(&rc, (uint64_t)off);
+		put_u64(&rc, (uint64_t)len);
+		put_u64(&rc, (uint64_t)(unsigned)mode);
+		rec_end(&rc);
+	}
+	errno = saved;
+	return r;
+}
+
+int fallocate(int fd, int mode, off_t off, off_t len)
+{
+	resolve();
+	return do_fallocate(real_fallocate, fd, mode, off, len);
+}
+
+int fallocate64(int fd, int mode, off_t off, off_t len)
+{
+	resolve();
+	return do_fallocate(real_fallocate64, fd, mode, off, len);
 }
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
