@@ -26,7 +26,7 @@ RUN_PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev gn
 # python3-jsonschema to hold every --json to its schema.
 TEST_PACKAGES="check clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static
 debootstrap strace parallel jq valgrind gcovr linux-source-6.1 flex bison bc xz-utils groff-base
-bash-completion debhelper autopkgtest python3-jsonschema"
+bash-completion debhelper autopkgtest python3-jsonschema perl"
 
 missing_packages() {
 	for p in $PACKAGES; do
