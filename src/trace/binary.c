@@ -25,8 +25,14 @@ static const unsigned char payload[TRACE_BIN_KINDS] = {
 	[EV_TOUCH] = 8 + 8, [EV_FREE] = 8 + 8,
 	[EV_MMAP] = 8 + 8 + 8, [EV_MUNMAP] = 8 + 8, [EV_MAPDUP] = 8 + 8 + 8,
 	[EV_PHASE] = 1, [EV_FOOTPRINT] = 8 + 1, [EV_HOST] = 8,
-	[TRACE_BIN_HOST_ANON] = 8 + 8,
+	[TRACE_BIN_HOST_ANON] = 8 + 8, [TRACE_BIN_DISCARD] = 8 + 8,
 };
+
+/* The kind number of @k: its enum value up to host, then after host-anon. */
+static unsigned kind_number(enum trace_kind k)
+{
+	return k == EV_DISCARD ? TRACE_BIN_DISCARD : (unsigned)k;
+}
 
 /* Byte-wise little-endian loads: compilers turn them into one load. */
 static inline uint32_t le32(const unsigned char *p)
@@ -130,9 +136,9 @@ int binary_read_header(struct trace_reader *r)
 		return -1;
 	}
 	version = le32(p + TRACE_MAGIC_LEN);
-	if (version != TRACE_VERSION) {
-		reader_fail(r, "unknown version %lu (this anonsim reads version %d)",
-			    (unsigned long)version, TRACE_VERSION);
+	if (version < TRACE_VERSION || version > TRACE_VERSION_MAX) {
+		reader_fail(r, "unknown version %lu (this anonsim reads versions %d to %d)",
+			    (unsigned long)version, TRACE_VERSION, TRACE_VERSION_MAX);
 		return -1;
 	}
 	len = le32(p + TRACE_MAGIC_LEN + 4);
@@ -159,6 +165,13 @@ int binary_read_header(struct trace_reader *r)
 	free(block);
 	if (rc)
 		return -1;
+	if (r->h.version != version) {
+		r->place = AT_BYTE;
+		r->place_off = TRACE_MAGIC_LEN;
+		reader_fail(r, "version %lu, but the header block says 'anonsim-trace %u'",
+			    (unsigned long)version, r->h.version);
+		return -1;
+	}
 	r->pos += len;
 	r->place = AT_RECORD;
 	r->record = 0;
@@ -222,7 +235,8 @@ static __attribute__((noinline)) int decode_named(struct trace_reader *r,
  *
  *	kind		a	b	c	first span	second span
  *	read, write	offset	length	page	(a, b) device	(c, pages of b) memory
- *	touch, free	page	count	-	(a, b) memory	(0, b) 2^64: holds
+ *	touch, free,	page	count	-	(a, b) memory	(0, b) 2^64: holds
+ *	discard
  *	mmap, mapdup	addr	length	offset	(a, b) 2^64	(c, b) memory
  *	munmap		addr	length	-	(a, b) 2^64	(0, b) 2^64
  */
@@ -239,16 +253,18 @@ void binary_shapes_init(struct trace_reader *r)
 
 	memset(r->shapes, 0, sizeof(r->shapes));
 	memset(r->rec_size, 0, sizeof(r->rec_size));
-	for (k = 0; k < EV_NR_KINDS; k++) {
+	for (k = 0; k < r->nr_kinds; k++) {
+		unsigned num = kind_number((enum trace_kind)k);
+
 		for (wide = 0; wide < 2; wide++) {
-			struct rec_shape *sh = &r->shapes[k | wide * TRACE_BIN_WIDE];
+			struct rec_shape *sh = &r->shapes[num | wide * TRACE_BIN_WIDE];
 
 			if (k == EV_PHASE || k == EV_FOOTPRINT || k == EV_HOST)
 				continue;	/* named or rare: size 0, the careful path */
 			sh->at = wide ? 9 : 5;
 			/* wide: marked, for the fast run to leave it (binary_fill) */
-			r->rec_size[k | wide * TRACE_BIN_WIDE] =
-				(unsigned char)((sh->at + payload[k]) | wide * TRACE_BIN_WIDE);
+			r->rec_size[num | wide * TRACE_BIN_WIDE] =
+				(unsigned char)((sh->at + payload[num]) | wide * TRACE_BIN_WIDE);
 			sh->lim2 = UINT64_MAX;
 			sh->kind = (unsigned char)k;
 			sh->dt_mask = wide ? UINT64_MAX : UINT32_MAX;
@@ -268,6 +284,7 @@ void binary_shapes_init(struct trace_reader *r)
 				break;
 			case EV_TOUCH:
 			case EV_FREE:
+			case EV_DISCARD:
 				sh->lim1 = rules->mem_pages;
 				SLOTS(sh, page, count, addr);	/* c: 0 */
 				break;
@@ -479,7 +496,7 @@ static __attribute__((noinline)) int fill_careful(struct trace_reader *r, size_t
 	size_t size, name_len;
 	uint64_t dt;
 
-	if (kind >= TRACE_BIN_KINDS)
+	if (kind >= (r->nr_kinds == EV_NR_KINDS ? TRACE_BIN_KINDS : TRACE_BIN_KINDS_V1))
 		return bad_record(r, "unknown event kind 0x%02x", kind_byte);
 	size = delta + payload[kind];
 	if (size > have)
@@ -595,7 +612,7 @@ size_t binary_format_event(const struct trace_event *ev, uint64_t prev_time,
 	uint64_t dt = ev->time_us - prev_time;
 	unsigned char *p = buf;
 	/* a host event with an anonymous part has a kind number of its own */
-	unsigned kind = ev->kind == EV_HOST && ev->anon ? TRACE_BIN_HOST_ANON : ev->kind;
+	unsigned kind = ev->kind == EV_HOST && ev->anon ? TRACE_BIN_HOST_ANON : kind_number(ev->kind);
 	size_t n;
 
 	if (dt > UINT32_MAX) {
@@ -617,6 +634,7 @@ size_t binary_format_event(const struct trace_event *ev, uint64_t prev_time,
 		break;
 	case EV_TOUCH:
 	case EV_FREE:
+	case EV_DISCARD:
 		put64(p, ev->page);
 		put64(p + 8, ev->count);
 		break;

@@ -17,8 +17,23 @@ const char *const trace_kind_names[EV_NR_KINDS + 1] = {
 	[EV_READ] = "read", [EV_WRITE] = "write", [EV_TOUCH] = "touch",
 	[EV_FREE] = "free", [EV_MMAP] = "mmap", [EV_MUNMAP] = "munmap",
 	[EV_MAPDUP] = "mapdup", [EV_PHASE] = "phase",
-	[EV_FOOTPRINT] = "footprint", [EV_HOST] = "host",
+	[EV_FOOTPRINT] = "footprint", [EV_HOST] = "host", [EV_DISCARD] = "discard",
 };
+
+unsigned trace_kinds_of_version(unsigned version)
+{
+	return version >= 2 ? EV_NR_KINDS : EV_DISCARD;
+}
+
+unsigned trace_header_version(const struct trace_header *h)
+{
+	unsigned i;
+
+	for (i = 0; i < h->nr_devices && i < TRACE_MAX_DEVICES; i++)
+		if (h->devices[i].pmem)
+			return 2;
+	return h->vmm[0] ? 2 : 1;
+}
 
 int trace_name_ok(const char *name, size_t len)
 {
@@ -79,6 +94,7 @@ static int parse_device(struct trace_header *h, char *s, char *why, size_t len)
 	struct trace_device *d;
 	char *name = next_word(&s), *kv;
 	int seen_size = 0;
+	const uint64_t max_pages = TRACE_GUEST_PHYS_MAX / TRACE_PAGE_SIZE;
 	unsigned i;
 
 	if (!name)
@@ -116,6 +132,12 @@ static int parse_device(struct trace_header *h, char *s, char *why, size_t len)
 				return set_error(why, len, "device %s: %s is not one word of 1-%zu printable characters",
 					    d->name, kv, sizeof(d->backing) - 1);
 			strcpy(dst, val);
+		} else if (!strcmp(kv, "pmem") && h->version >= 2) {
+			if (d->pmem++)
+				return set_error(why, len, "device %s: pmem given twice", d->name);
+			if (parse_uint(val, max_pages - 1, &d->pmem_page))
+				return set_error(why, len, "device %s: pmem '%.80s' is not a page number below %llu",
+					    d->name, val, (unsigned long long)max_pages);
 		} else {
 			return set_error(why, len, "device %s: unknown key '%.80s'", d->name, kv);
 		}
@@ -124,6 +146,13 @@ static int parse_device(struct trace_header *h, char *s, char *why, size_t len)
 		return set_error(why, len, "device %s: missing size=", d->name);
 	if (!d->backing[0])
 		return set_error(why, len, "device %s: missing backing=", d->name);
+	if (d->pmem && d->size % TRACE_PAGE_SIZE)
+		return set_error(why, len, "device %s: a pmem device's size must be a multiple of %d",
+			    d->name, TRACE_PAGE_SIZE);
+	if (d->pmem && d->size / TRACE_PAGE_SIZE > max_pages - d->pmem_page)
+		return set_error(why, len, "device %s: pmem window %llu+%llu pages past 2^%d bytes of guest physical memory",
+			    d->name, (unsigned long long)d->pmem_page,
+			    (unsigned long long)(d->size / TRACE_PAGE_SIZE), TRACE_GUEST_PHYS_SHIFT);
 	h->nr_devices++;
 	return 0;
 }
@@ -141,6 +170,24 @@ static int parse_number_field(const char *key, char *s, uint64_t max,
 	if (parse_uint(v, max, out))
 		return set_error(why, len, "%s: '%.80s' is not a number up to %llu",
 			    key, v, (unsigned long long)max);
+	return 0;
+}
+
+/* "vmm NAME VERSION": two words of the name alphabet. */
+static int parse_vmm(struct header_parser *p, char *s, char *why, size_t len)
+{
+	struct trace_header *h = p->h;
+	char *name = next_word(&s), *version = next_word(&s);
+
+	if (p->seen_vmm++)
+		return set_error(why, len, "vmm given twice");
+	if (!version || next_word(&s))
+		return set_error(why, len, "vmm: expected NAME VERSION");
+	if (!word_ok(name, sizeof(h->vmm)) || !word_ok(version, sizeof(h->vmm_version)))
+		return set_error(why, len, "vmm: NAME and VERSION are each one word of 1-%d printable characters",
+			    TRACE_NAME_MAX - 1);
+	strcpy(h->vmm, name);
+	strcpy(h->vmm_version, version);
 	return 0;
 }
 
@@ -167,9 +214,9 @@ int header_parse_line(struct header_parser *p, char *line, char *why, size_t len
 				    TRACE_VERSION, key);
 		if (parse_number_field(key, s, UINT32_MAX, &v, why, len))
 			return -1;
-		if (v != TRACE_VERSION)
-			return set_error(why, len, "unknown version %llu (this anonsim reads version %d)",
-				    (unsigned long long)v, TRACE_VERSION);
+		if (v < TRACE_VERSION || v > TRACE_VERSION_MAX)
+			return set_error(why, len, "unknown version %llu (this anonsim reads versions %d to %d)",
+				    (unsigned long long)v, TRACE_VERSION, TRACE_VERSION_MAX);
 		h->version = (unsigned)v;
 		p->seen_version = 1;
 		return 0;
@@ -222,6 +269,8 @@ int header_parse_line(struct header_parser *p, char *line, char *why, size_t len
 		strcpy(h->recorder, text);
 		return 0;
 	}
+	if (!strcmp(key, "vmm") && h->version >= 2)
+		return parse_vmm(p, s, why, len);
 	if (!strcmp(key, "note")) {
 		char *text = rest_of_line(s);
 		size_t have = strlen(h->notes), add = strlen(text);
@@ -240,6 +289,35 @@ int header_parse_line(struct header_parser *p, char *line, char *why, size_t len
 	return set_error(why, len, "unknown header field '%.80s'", key);
 }
 
+/* Each pmem window lies past physical memory and clear of the others. */
+static int pmem_windows_ok(const struct trace_header *h, char *why, size_t len)
+{
+	uint64_t mem_pages = h->memory / h->page_size;
+	unsigned i, j;
+
+	for (i = 0; i < h->nr_devices; i++) {
+		const struct trace_device *d = &h->devices[i];
+		uint64_t pages = d->size / h->page_size;
+
+		if (!d->pmem)
+			continue;
+		if (d->pmem_page < mem_pages)
+			return set_error(why, len, "device %s: pmem window at page %llu inside physical memory (%llu pages)",
+				    d->name, (unsigned long long)d->pmem_page,
+				    (unsigned long long)mem_pages);
+		for (j = 0; j < i; j++) {
+			const struct trace_device *e = &h->devices[j];
+
+			if (e->pmem && d->pmem_page < e->pmem_page + e->size / h->page_size &&
+			    e->pmem_page < d->pmem_page + pages)
+				return set_error(why, len, "device %s: pmem window %llu+%llu pages overlaps device %s's",
+					    d->name, (unsigned long long)d->pmem_page,
+					    (unsigned long long)pages, e->name);
+		}
+	}
+	return 0;
+}
+
 int header_parser_finish(struct header_parser *p, char *why, size_t len)
 {
 	struct trace_header *h = p->h;
@@ -255,7 +333,7 @@ int header_parser_finish(struct header_parser *p, char *why, size_t len)
 	if (h->memory % h->page_size)
 		return set_error(why, len, "memory %llu is not a multiple of page-size %u",
 			    (unsigned long long)h->memory, h->page_size);
-	return 0;
+	return pmem_windows_ok(h, why, len);
 }
 
 /* snprintf that appends at *at and keeps counting past the end of buf. */
@@ -290,10 +368,14 @@ size_t trace_format_header(const struct trace_header *h, char *buf, size_t len)
 		    (unsigned long long)d->size, d->backing);
 		if (d->cow[0])
 			put(buf, len, &at, " cow=%s", d->cow);
+		if (d->pmem)
+			put(buf, len, &at, " pmem=%llu", (unsigned long long)d->pmem_page);
 		put(buf, len, &at, "\n");
 	}
 	if (h->readahead_kb >= 0)
 		put(buf, len, &at, "readahead-kb %lld\n", (long long)h->readahead_kb);
+	if (h->vmm[0])
+		put(buf, len, &at, "vmm %s %s\n", h->vmm, h->vmm_version);
 	if (h->recorder[0])
 		put(buf, len, &at, "recorder %s\n", h->recorder);
 	for (note = h->notes; *note; note = *nl ? nl + 1 : nl) {

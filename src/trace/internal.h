@@ -19,14 +19,20 @@
 #define TRACE_PAGE_SIZE		4096		/* the one page size modelled */
 #define TRACE_PAGE_SIZE_MAX	(1U << 20)	/* parsed before it is refused */
 #define TRACE_READAHEAD_MAX	(1ULL << 30)	/* KiB */
+#define TRACE_GUEST_PHYS_SHIFT	52		/* x86-64's widest physical address */
+#define TRACE_GUEST_PHYS_MAX	(1ULL << TRACE_GUEST_PHYS_SHIFT)	/* pmem windows end below */
 
 /* Binary layout: magic, version (u32 LE), header length (u32 LE), header. */
 #define TRACE_MAGIC_LEN		8
 extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
 #define TRACE_BIN_WIDE		0x80		/* kind byte: time delta is u64 */
 #define TRACE_BIN_HOST_ANON	10		/* kind number: host, with its anonymous part */
-#define TRACE_BIN_KINDS		11		/* kind numbers of records: 0-10 */
-_Static_assert(TRACE_BIN_HOST_ANON == EV_NR_KINDS && TRACE_BIN_KINDS == EV_NR_KINDS + 1,
+#define TRACE_BIN_DISCARD	11		/* kind number: discard (version 2) */
+#define TRACE_BIN_KINDS		12		/* kind numbers of records: 0-11 */
+#define TRACE_BIN_KINDS_V1	11		/* of version 1: 0-10 */
+/* Kinds up to host keep their enum value as kind number; those after follow host-anon. */
+_Static_assert(TRACE_BIN_HOST_ANON == EV_DISCARD && TRACE_BIN_DISCARD == EV_DISCARD + 1 &&
+	       TRACE_BIN_KINDS == EV_NR_KINDS + 1,
 	       "a new event kind takes the next kind number of FORMAT.md");
 #define TRACE_BIN_REC_MAX	(1 + 8 + 8 + 1 + TRACE_NAME_MAX)
 
@@ -78,7 +84,7 @@ struct header_parser {
 	struct trace_header *h;
 	unsigned lines;		/* header lines seen (comments included) */
 	int seen_version, seen_page_size, seen_memory, seen_readahead;
-	int seen_recorder;
+	int seen_recorder, seen_vmm;
 };
 
 void header_parser_init(struct header_parser *p, struct trace_header *h);
@@ -178,7 +184,7 @@ struct trace_maps {
 	/*
 	 * By kind, pages [lo, hi) where an event of that kind keeps the
 	 * rules and changes no state: reads in the largest run of pages
-	 * mapped at their own address, touches and frees in the largest run
+	 * mapped at their own address, touches, frees and discards in the largest run
 	 * of pages mapped there or never mapped, writes anywhere, mappings
 	 * nowhere (they have their own test).  Events inside are passed
 	 * without a look at the segments.
@@ -243,6 +249,7 @@ struct trace_reader {
 	uint64_t record;	/* binary: index of the record being read */
 	uint64_t place_off;	/* binary: stream offset of that record/line */
 	uint64_t prev_time;
+	unsigned nr_kinds;	/* the event kinds of the trace's version */
 	struct trace_event batch[TRACE_BATCH];
 	/* binary: by kind byte; the sizes apart, as the next record's place
 	 * waits on them */

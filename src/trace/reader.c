@@ -63,6 +63,7 @@ static struct trace_reader *reader_start(int fd, const char *name,
 		return NULL;
 	}
 	trace_rules_init(&r->rules, &r->h);
+	r->nr_kinds = trace_kinds_of_version(r->h.version);
 	if (r->binary)
 		binary_shapes_init(r);
 	return r;

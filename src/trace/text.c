@@ -161,11 +161,12 @@ static int address(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int kind_of(const char *w)
+/* The kind named @w among the @nr_kinds of the trace's version, or -1. */
+static int kind_of(const char *w, int nr_kinds)
 {
 	int k;
 
-	for (k = 0; k < EV_NR_KINDS; k++)
+	for (k = 0; k < nr_kinds; k++)
 		if (w[0] == trace_kind_names[k][0] && !strcmp(w, trace_kind_names[k]))
 			return k;
 	return -1;
@@ -178,11 +179,12 @@ static const char *const kind_fields[EV_NR_KINDS] = {
 	[EV_MMAP] = "ADDRESS LENGTH OFFSET", [EV_MUNMAP] = "ADDRESS LENGTH",
 	[EV_MAPDUP] = "ADDRESS LENGTH OFFSET", [EV_PHASE] = "NAME",
 	[EV_FOOTPRINT] = "WHAT PAGES", [EV_HOST] = "PAGES [ANON]",
+	[EV_DISCARD] = "PAGE COUNT",
 };
 static const int kind_nfields[EV_NR_KINDS] = {
 	[EV_READ] = 4, [EV_WRITE] = 4, [EV_TOUCH] = 2, [EV_FREE] = 2,
 	[EV_MMAP] = 3, [EV_MUNMAP] = 2, [EV_MAPDUP] = 3, [EV_PHASE] = 1,
-	[EV_FOOTPRINT] = 2, [EV_HOST] = 1,
+	[EV_FOOTPRINT] = 2, [EV_HOST] = 1, [EV_DISCARD] = 2,
 };
 
 #define BAD_NUMBER(what, w) \
@@ -209,12 +211,16 @@ static int text_next(struct trace_reader *r, struct trace_event *ev)
 		reader_fail(r, "missing event kind after the time");
 		return -1;
 	}
-	k = kind_of(w[1]);
+	k = kind_of(w[1], (int)r->nr_kinds);
 	if (k < 0) {
+		const char *names[EV_NR_KINDS + 1];
 		char kinds[NAMES_LIST_MAX];
 
+		/* the kinds of this trace's version */
+		memcpy(names, trace_kind_names, r->nr_kinds * sizeof(*names));
+		names[r->nr_kinds] = NULL;
 		reader_fail(r, "unknown event kind '%.40s': expected %s", w[1],
-			    names_or(trace_kind_names, kinds, sizeof(kinds)));
+			    names_or(names, kinds, sizeof(kinds)));
 		return -1;
 	}
 	/* host alone has an optional field: ANON, 0 when left out */
@@ -244,6 +250,7 @@ static int text_next(struct trace_reader *r, struct trace_event *ev)
 		break;
 	case EV_TOUCH:
 	case EV_FREE:
+	case EV_DISCARD:
 		if (dec(w[2], &ev->page))
 			return BAD_NUMBER("PAGE", w[2]);
 		if (dec(w[3], &ev->count))
@@ -303,6 +310,7 @@ size_t trace_format_event(const struct trace_header *h,
 		break;
 	case EV_TOUCH:
 	case EV_FREE:
+	case EV_DISCARD:
 		n = snprintf(buf, len, "%llu %s %llu %llu\n", t, k,
 			     (unsigned long long)ev->page, (unsigned long long)ev->count);
 		break;

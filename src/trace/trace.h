@@ -18,7 +18,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/*
+ * Versions 1 and 2 are read.  Writers write the version of the header
+ * they are given; TRACE_VERSION is what a header gets when nothing of a
+ * later version is in it (trace_header_version), so that traces without
+ * the QEMU pieces stay readable by an anonsim of version 1 alone.
+ */
 #define TRACE_VERSION 1
+#define TRACE_VERSION_MAX 2
 #define TRACE_MAX_DEVICES 16
 #define TRACE_NAME_MAX 64	/* device names, phase names, footprint "what" */
 
@@ -33,6 +40,7 @@ enum trace_kind {
 	EV_PHASE,
 	EV_FOOTPRINT,
 	EV_HOST,
+	EV_DISCARD,		/* version 2 on; the last: version 1 has the kinds before it */
 	EV_NR_KINDS
 };
 
@@ -43,6 +51,9 @@ struct trace_device {
 	uint64_t size;			/* bytes */
 	char backing[256];		/* backing identity: equal => shared page cache */
 	char cow[256];			/* backing identity under a COW layer, "" if none */
+	/* version 2: mapped into guest physical memory (pmem/DAX), not I/O */
+	int pmem;
+	uint64_t pmem_page;		/* the window's first page, past physical memory */
 };
 
 struct trace_header {
@@ -54,7 +65,16 @@ struct trace_header {
 	int64_t readahead_kb;		/* -1: not recorded */
 	char recorder[1024];		/* "" if absent */
 	char notes[4096];		/* note lines joined by '\n' */
+	/* version 2: the VMM that ran the guest, "" if not recorded */
+	char vmm[TRACE_NAME_MAX];
+	char vmm_version[TRACE_NAME_MAX];
 };
+
+/* The event kinds of version @version: the first this many of enum trace_kind. */
+unsigned trace_kinds_of_version(unsigned version);
+
+/* The lowest version that holds everything in @h's fields (1 or 2). */
+unsigned trace_header_version(const struct trace_header *h);
 
 /*
  * The latest event time, in microseconds (292,471 years): host time is
@@ -68,10 +88,10 @@ struct trace_event {
 	enum trace_kind kind;
 	uint32_t dev;			/* read/write: device index */
 	union {
-		uint64_t page;		/* read/write/touch/free: first physical page */
+		uint64_t page;		/* read/write/touch/free/discard: first physical page */
 		uint64_t anon;		/* host: of count, the anonymous pages */
 	};
-	uint64_t count;			/* touch/free, footprint, host: pages */
+	uint64_t count;			/* touch/free/discard, footprint, host: pages */
 	uint64_t offset;		/* read/write: device bytes; mmap/mapdup: file bytes */
 	uint64_t length;		/* read/write/mmap/munmap/mapdup: bytes */
 	uint64_t addr;			/* mmap/munmap/mapdup: host address */

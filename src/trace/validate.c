@@ -35,8 +35,10 @@ void trace_rules_init(struct trace_rules *rules, const struct trace_header *h)
 	rules->mem_pages = h->memory >> rules->page_shift;
 	rules->mem_bytes = h->memory;
 	rules->page_mask = h->page_size - 1;
+	/* a pmem device takes no I/O: no span fits in it */
 	for (i = 0; i < 257; i++)
-		rules->dev_size[i] = i < h->nr_devices ? h->devices[i].size : 0;
+		rules->dev_size[i] = i < h->nr_devices && !h->devices[i].pmem ?
+				     h->devices[i].size : 0;
 }
 
 typedef unsigned long long ull;
@@ -51,6 +53,8 @@ static int event_ok(const struct trace_rules *r, const struct trace_event *ev)
 	case EV_TOUCH:
 	case EV_FREE:
 		return trace_pages_ok(r, ev->page, ev->count);
+	case EV_DISCARD:
+		return r->h->version >= 2 && trace_pages_ok(r, ev->page, ev->count);
 	case EV_MMAP:
 	case EV_MAPDUP:
 	case EV_MUNMAP:
@@ -94,6 +98,9 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 			return set_error(why, len, "%s: device %u not in the header (%u devices)",
 				    kind, (unsigned)ev->dev, h->nr_devices);
 		d = &h->devices[ev->dev];
+		if (d->pmem)
+			return set_error(why, len, "%s: device %s is a pmem device, mapped into guest physical memory: no I/O reaches it",
+				    kind, d->name);
 		if (!ev->length)
 			return set_error(why, len, "%s: length 0", kind);
 		if (ev->offset % 512 || ev->length % 512)
@@ -108,6 +115,11 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 				    kind, (ull)ev->page, (ull)n, (ull)r->mem_pages);
 		break;
 	}
+	case EV_DISCARD:
+		if (h->version < 2)
+			return set_error(why, len, "discard: an event of version 2, in a version %u trace",
+				    h->version);
+		/* fall through */
 	case EV_TOUCH:
 	case EV_FREE:
 		if (!ev->count)
@@ -280,6 +292,7 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 		return 0;
 	case EV_TOUCH:
 	case EV_FREE:
+	case EV_DISCARD:
 		if (!m->based) {	/* what a read put there goes */
 			seg_set(m, r, ev->page, ev->page + ev->count, OWN_NEVER, OWN_READ_EARLY);
 			break;
@@ -349,11 +362,11 @@ static void set_windows(struct trace_maps *m, const struct trace_rules *r)
 			best[1][1] = end;
 		}
 	}
-	/* before the first mmap every read, touch and free changes the state */
+	/* before the first mmap every read, touch, free and discard changes the state */
 	m->lo[EV_READ] = best[0][0];
 	m->hi[EV_READ] = best[0][1];
-	m->lo[EV_TOUCH] = m->lo[EV_FREE] = best[1][0];
-	m->hi[EV_TOUCH] = m->hi[EV_FREE] = best[1][1];
+	m->lo[EV_TOUCH] = m->lo[EV_FREE] = m->lo[EV_DISCARD] = best[1][0];
+	m->hi[EV_TOUCH] = m->hi[EV_FREE] = m->hi[EV_DISCARD] = best[1][1];
 	m->lo[EV_MMAP] = m->lo[EV_MAPDUP] = m->lo[EV_MUNMAP] = UINT64_MAX;
 	m->hi[EV_MMAP] = m->hi[EV_MAPDUP] = m->hi[EV_MUNMAP] = 0;
 }

@@ -156,12 +156,15 @@ static int header_writable(struct trace_writer *w, const struct trace_header *h,
 	rc = back.version != h->version || back.page_size != h->page_size ||
 	     back.memory != h->memory || back.nr_devices != h->nr_devices ||
 	     back.readahead_kb != h->readahead_kb || strcmp(back.recorder, h->recorder) ||
-	     strcmp(back.notes, h->notes);
+	     strcmp(back.notes, h->notes) || strcmp(back.vmm, h->vmm) ||
+	     strcmp(back.vmm_version, h->vmm_version);
 	for (i = 0; !rc && i < h->nr_devices; i++)
 		rc = strcmp(back.devices[i].name, h->devices[i].name) ||
 		     back.devices[i].size != h->devices[i].size ||
 		     strcmp(back.devices[i].backing, h->devices[i].backing) ||
-		     strcmp(back.devices[i].cow, h->devices[i].cow);
+		     strcmp(back.devices[i].cow, h->devices[i].cow) ||
+		     back.devices[i].pmem != h->devices[i].pmem ||
+		     back.devices[i].pmem_page != h->devices[i].pmem_page;
 	if (rc) {
 		writer_fail(w, "bad header: a field does not survive writing (spaces, empty note lines?)");
 		return -1;
@@ -186,9 +189,9 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 		writer_fail(w, "%s", trace_suffix_error("name", why, sizeof(why)));
 		goto fail;
 	}
-	if (h->version != TRACE_VERSION) {
-		writer_fail(w, "bad header: version %u (this anonsim writes version %d)",
-			    h->version, TRACE_VERSION);
+	if (h->version < TRACE_VERSION || h->version > TRACE_VERSION_MAX) {
+		writer_fail(w, "bad header: version %u (this anonsim writes versions %d to %d)",
+			    h->version, TRACE_VERSION, TRACE_VERSION_MAX);
 		goto fail;
 	}
 	len = trace_format_header(h, text, TRACE_HEADER_TEXT_MAX);
@@ -220,7 +223,7 @@ struct trace_writer *trace_writer_open(const char *path, const struct trace_head
 
 		memcpy(pre, trace_magic, TRACE_MAGIC_LEN);
 		for (i = 0; i < 4; i++) {
-			pre[TRACE_MAGIC_LEN + i] = (unsigned char)(TRACE_VERSION >> 8 * i);
+			pre[TRACE_MAGIC_LEN + i] = (unsigned char)(h->version >> 8 * i);
 			pre[TRACE_MAGIC_LEN + 4 + i] = (unsigned char)(len >> 8 * i);
 		}
 		if (put(w, pre, sizeof(pre)))

@@ -23,8 +23,8 @@ while IFS='|' read -r name message; do
 done <<'LIST'
 # file|message after the file name
 wrong-magic.atr|: byte 0: wrong magic: neither a text nor a binary anonsim trace
-unknown-version.atr|: byte 8: unknown version 2 (this anonsim reads version 1)
-unknown-version.trace|:1: unknown version 2 (this anonsim reads version 1)
+unknown-version.atr|: byte 8: unknown version 3 (this anonsim reads versions 1 to 2)
+unknown-version.trace|:1: unknown version 3 (this anonsim reads versions 1 to 2)
 truncated-gzip.trace.gz|:10: truncated gzip stream (unexpected end of file at byte 149, in the gzip member from byte 0)
 truncated-gzip.atr.gz|: byte 224: truncated gzip stream (unexpected end of file at byte 159, in the gzip member from byte 0)
 bad-crc.trace.gz|: corrupt gzip stream (incorrect data check, at byte 157 of the file, in the gzip member from byte 0)
