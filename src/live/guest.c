@@ -518,6 +518,10 @@ int live_guest_event(struct live_guest *g, const struct trace_event *ev,
 		return touch(g, ev->page, ev->count, err, errlen);
 	case EV_FREE:
 		return guest_free(g, ev->page, ev->count, err, errlen);
+	case EV_DISCARD:	/* freed by the guest, then given back: as the model does */
+		if (guest_free(g, ev->page, ev->count, err, errlen))
+			return -1;
+		return g->s->punch_free ? 0 : punch(g, ev->page, ev->count, err, errlen);
 	case EV_MMAP:
 	case EV_MAPDUP:
 		return map_memory(g, ev, err, errlen);

@@ -25,6 +25,7 @@
 #include "live/measure.h"
 #include "live/proc.h"
 #include "live/scratch.h"
+#include "model/instance.h"
 #include "strategy/registry.h"
 #include "trace/trace.h"
 #include "util/util.h"
@@ -412,7 +413,7 @@ int live_run(const char *path, const struct live_strategy *s,
 	struct replay_opts mo = o->model;
 	struct replay_result rr;
 	struct trace_reader *tr;
-	char *paths[1] = { (char *)path };
+	char *paths[1] = { (char *)path }, why[256];
 	int rc = EXIT_OUTPUT;	/* the system failed us, unless said otherwise */
 	unsigned i;
 
@@ -439,6 +440,10 @@ int live_run(const char *path, const struct live_strategy *s,
 		return EXIT_DATA;
 	r.hdr = *trace_header(tr);
 	trace_close(tr);
+	if (instance_header_supported(&r.hdr, why, sizeof(why))) {	/* before any image */
+		set_error(err, errlen, "%s: %s", path, why);
+		return EXIT_DATA;
+	}
 	if (scratch_open(o->dir, res->fstype, sizeof(res->fstype), err, errlen))
 		return EXIT_USAGE;
 	if (r.pressure) {

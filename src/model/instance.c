@@ -113,6 +113,20 @@ void inst_fail(struct instance *in, const char *what, uint64_t p)
 
 /* --- setup and teardown ----------------------------------------------------- */
 
+int instance_header_supported(const struct trace_header *hdr, char *err, size_t errlen)
+{
+	unsigned d;
+
+	for (d = 0; d < hdr->nr_devices; d++)
+		if (hdr->devices[d].pmem) {
+			snprintf(err, errlen,
+				 "device %s is mapped into guest physical memory (pmem, DAX), which no strategy models yet (a dax strategy will)",
+				 hdr->devices[d].name);
+			return -1;
+		}
+	return 0;
+}
+
 int instance_init(struct instance *in, unsigned id, struct host *h,
 		  const struct strategy *s, enum anon_variant variant,
 		  const struct trace_header *hdr, bool share, bool check,
@@ -692,6 +706,18 @@ void inst_file_access(struct instance *in, uint64_t p)
 
 /* --- events ------------------------------------------------------------------- */
 
+/*
+ * The VMM gave the pages back (free page reporting): the guest had freed
+ * them, and the host frees their tmpfs pages and swap; a later touch finds
+ * a fresh zero page.  A strategy whose free punches has given them back.
+ */
+static void inst_discard(struct instance *in, uint64_t p, uint64_t nr)
+{
+	in->strat->free(in, p, nr);
+	if (in->strat->free != inst_free_punch)
+		inst_free_punch(in, p, nr);
+}
+
 void instance_event(struct instance *in, const struct trace_event *ev)
 {
 	const struct strategy *s = in->strat;
@@ -708,6 +734,9 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 		break;
 	case EV_FREE:
 		s->free(in, ev->page, ev->count);
+		break;
+	case EV_DISCARD:
+		inst_discard(in, ev->page, ev->count);
 		break;
 	case EV_MMAP:
 	case EV_MAPDUP:
@@ -759,4 +788,10 @@ void inst_write_direct(struct instance *in, const struct trace_event *ev)
 void inst_free_unseen(struct instance *in, uint64_t p, uint64_t nr)
 {
 	/* the host never learns that the guest freed these pages */
+}
+
+void inst_free_punch(struct instance *in, uint64_t p, uint64_t nr)
+{
+	in->calls.punch++;
+	inst_tmpfs_punch(in, p, nr);
 }

@@ -111,6 +111,12 @@ struct host_anon_page {
  * the identity is made private to this instance.  Returns 0 or -1 (message
  * in @err).
  */
+/*
+ * Whether the model replays a trace of header @hdr: 0, or -1 with the
+ * reason in @err (a device it cannot model yet).
+ */
+int instance_header_supported(const struct trace_header *hdr, char *err, size_t errlen);
+
 int instance_init(struct instance *in, unsigned id, struct host *h,
 		  const struct strategy *s, enum anon_variant variant,
 		  const struct trace_header *hdr, bool share, bool check,
@@ -188,6 +194,8 @@ void inst_copy_read_direct(struct instance *in, const struct trace_event *ev);
 void inst_write_buffered(struct instance *in, const struct trace_event *ev);
 void inst_write_direct(struct instance *in, const struct trace_event *ev);
 void inst_free_unseen(struct instance *in, uint64_t p, uint64_t nr);
+/* The guest's free reported to the host, which punches the pages out. */
+void inst_free_punch(struct instance *in, uint64_t p, uint64_t nr);
 
 /* Record a broken invariant that no RFC defect explains. */
 void inst_fail(struct instance *in, const char *what, uint64_t p);

@@ -392,6 +392,7 @@ static int run_open_traces(struct run *r)
 {
 	unsigned i, j, n = r->n, npaths = r->npaths;
 	char *const *paths = r->paths;
+	char why[256];
 
 	for (j = 0; j < npaths; j++) {
 		for (i = 0; i < j && strcmp(paths[i], paths[j]); i++)
@@ -404,6 +405,10 @@ static int run_open_traces(struct run *r)
 		r->shares[j] = trace_share_open(paths[j], r->taps[j], r->err, r->errlen);
 		if (!r->shares[j])
 			return EXIT_DATA;
+		if (instance_header_supported(trace_share_header(r->shares[j]), why, sizeof(why))) {
+			snprintf(r->err, r->errlen, "%s: %s", paths[j], why);
+			return EXIT_DATA;
+		}
 	}
 	for (i = 0; i < n; i++) {
 		struct cursor *c = &r->c[i];

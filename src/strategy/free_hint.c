@@ -8,17 +8,11 @@
 #include "model/instance.h"
 #include "strategy/registry.h"
 
-static void fh_free(struct instance *in, uint64_t p, uint64_t nr)
-{
-	in->calls.punch++;
-	inst_tmpfs_punch(in, p, nr);
-}
-
 const struct strategy strategy_free_hint = {
 	.name = "free-hint",
 	.summary = "read-copy; pages the guest frees are punched out (free page reporting)",
 	.read = inst_copy_read,
 	.write = inst_write_buffered,
 	.touch = inst_tmpfs_fault,
-	.free = fh_free,
+	.free = inst_free_punch,
 };
