@@ -161,7 +161,8 @@ struct stat_state {
 	const struct trace_header *h;
 	unsigned shift;
 	ull kinds[EV_NR_KINDS];
-	ull touched, freed, events, first, last;
+	ull touched, freed, discarded, events, first, last;
+	unsigned nr_kinds;	/* the event kinds of the trace's version */
 	struct dev_stat dev[TRACE_MAX_DEVICES];
 };
 
@@ -226,6 +227,9 @@ static int stat_event(void *arg, const struct trace_event *ev)
 	case EV_FREE:
 		s->freed += ev->count;
 		break;
+	case EV_DISCARD:
+		s->discarded += ev->count;
+		break;
 	default:
 		break;
 	}
@@ -247,9 +251,15 @@ static void print_header(FILE *f, const char *path, const struct trace_reader *r
 	for (i = 0; i < h->nr_devices; i++) {
 		const struct trace_device *d = &h->devices[i];
 
-		fprintf(f, "device %u: %s size=%llu backing=%s%s%s\n", i, d->name, (ull)d->size,
+		fprintf(f, "device %u: %s size=%llu backing=%s%s%s", i, d->name, (ull)d->size,
 			d->backing, d->cow[0] ? " cow=" : "", d->cow);
+		if (d->pmem)
+			fprintf(f, " pmem=%llu", (ull)d->pmem_page);
+		fputc('\n', f);
 	}
+	if (h->version >= 2)
+		fprintf(f, "vmm: %s%s%s\n", h->vmm[0] ? h->vmm : "not recorded",
+			h->vmm[0] ? " " : "", h->vmm_version);
 	if (h->readahead_kb >= 0)
 		fprintf(f, "readahead-kb: %lld\n", (long long)h->readahead_kb);
 	else
@@ -287,7 +297,7 @@ static void stat_table(FILE *f, const char *path, const struct trace_reader *r,
 
 	print_header(f, path, r);
 	fprintf(f, "events: %llu\n", s->events);
-	for (i = 0; i < EV_NR_KINDS; i++)
+	for (i = 0; i < s->nr_kinds; i++)
 		fprintf(f, "  %s: %llu\n", trace_kind_names[i], s->kinds[i]);
 	for (i = 0; i < s->h->nr_devices; i++) {
 		const struct dev_stat *d = &s->dev[i];
@@ -302,6 +312,8 @@ static void stat_table(FILE *f, const char *path, const struct trace_reader *r,
 	fprintf(f, "written: %llu requests, %llu bytes\n", t.writes, t.bytes_written);
 	fprintf(f, "touched: %llu pages\n", s->touched);
 	fprintf(f, "freed: %llu pages\n", s->freed);
+	if (s->nr_kinds > EV_DISCARD)
+		fprintf(f, "discarded: %llu pages\n", s->discarded);
 	fprintf(f, "duration: %llu us (first event at %llu, last at %llu)\n",
 		s->last - s->first, s->first, s->last);
 }
@@ -316,20 +328,28 @@ static void stat_csv(FILE *f, const char *path, const struct trace_reader *r,
 
 	fputs("trace,encoding,version,page_size_bytes,memory_bytes,devices,readahead_kb,"
 	      "events", f);
-	for (i = 0; i < EV_NR_KINDS; i++)
+	for (i = 0; i < s->nr_kinds; i++)
 		fprintf(f, ",%s_events", trace_kind_names[i]);
 	fputs(",read_requests,read_bytes,read_pages,read_distinct_pages,write_requests,"
-	      "write_bytes,touched_pages,freed_pages,first_event_s,last_event_s,duration_s\n", f);
+	      "write_bytes,touched_pages,freed_pages", f);
+	if (s->nr_kinds > EV_DISCARD)
+		fputs(",discarded_pages,vmm,vmm_version", f);
+	fputs(",first_event_s,last_event_s,duration_s\n", f);
 	csv_field(f, true, path);
 	fprintf(f, ",%s,%u,%u,%llu,%u,", trace_is_binary(r) ? "binary" : "text", h->version,
 		h->page_size, (ull)h->memory, h->nr_devices);
 	if (h->readahead_kb >= 0)
 		fprintf(f, "%lld", (long long)h->readahead_kb);
 	fprintf(f, ",%llu", s->events);
-	for (i = 0; i < EV_NR_KINDS; i++)
+	for (i = 0; i < s->nr_kinds; i++)
 		fprintf(f, ",%llu", s->kinds[i]);
 	fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", t.reads, t.bytes, t.pages,
 		t.distinct, t.writes, t.bytes_written, s->touched, s->freed);
+	if (s->nr_kinds > EV_DISCARD) {
+		fprintf(f, ",%llu", s->discarded);
+		csv_field(f, false, h->vmm);
+		csv_field(f, false, h->vmm_version);
+	}
 	csv_field(f, false, fmt_useconds(b, s->first));
 	csv_field(f, false, fmt_useconds(b, s->last));
 	csv_field(f, false, fmt_useconds(b, s->last - s->first));
@@ -368,7 +388,7 @@ static void stat_json(FILE *f, const char *path, const struct trace_reader *r,
 	json_object(&j, "results");
 	json_uint(&j, "events", s->events);
 	json_object(&j, "events_by_kind");
-	for (i = 0; i < EV_NR_KINDS; i++)
+	for (i = 0; i < s->nr_kinds; i++)
 		json_uint(&j, trace_kind_names[i], s->kinds[i]);
 	json_end(&j);
 	json_array(&j, "devices");
@@ -382,6 +402,8 @@ static void stat_json(FILE *f, const char *path, const struct trace_reader *r,
 	json_reads(&j, &t);
 	json_uint(&j, "touched_pages", s->touched);
 	json_uint(&j, "freed_pages", s->freed);
+	if (s->nr_kinds > EV_DISCARD)
+		json_uint(&j, "discarded_pages", s->discarded);
 	json_number(&j, "first_event_s", fmt_useconds(b, s->first));
 	json_number(&j, "last_event_s", fmt_useconds(b, s->last));
 	json_number(&j, "duration_s", fmt_useconds(b, s->last - s->first));
@@ -405,6 +427,7 @@ static int trace_stat(const char *path, struct out *out)
 	}
 	s = xcalloc(1, sizeof(*s), "the statistics");
 	s->h = trace_header(r);
+	s->nr_kinds = trace_kinds_of_version(s->h->version);
 	while (s->h->page_size >> s->shift > 1)
 		s->shift++;
 	rc = each_event(r, stat_event, s);

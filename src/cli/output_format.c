@@ -308,6 +308,8 @@ void json_trace_header(struct json *j, const struct trace_header *h)
 		json_uint(j, "size_bytes", d->size);
 		json_string(j, "backing", d->backing);
 		json_string(j, "cow", d->cow[0] ? d->cow : NULL);
+		if (d->pmem)
+			json_uint(j, "pmem_page", d->pmem_page);
 		json_end(j);
 	}
 	json_end(j);
@@ -316,6 +318,10 @@ void json_trace_header(struct json *j, const struct trace_header *h)
 	else
 		json_null(j, "readahead_kb");
 	json_string(j, "recorder", h->recorder[0] ? h->recorder : NULL);
+	if (h->version >= 2) {	/* version 1 has no vmm: its output stays as it was */
+		json_string(j, "vmm", h->vmm[0] ? h->vmm : NULL);
+		json_string(j, "vmm_version", h->vmm[0] ? h->vmm_version : NULL);
+	}
 	json_array(j, "notes");
 	if (h->notes[0]) {
 		char *notes = xstrdup(h->notes, "a trace's notes"), *line, *save;
