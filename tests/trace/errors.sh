@@ -81,6 +81,21 @@ host-truncated.atr|: record 1 (byte 140): truncated record: the file ends 10 byt
 time-past-2-63.trace|:8: time 9223372036854775808 is past 2^63 - 1 microseconds
 time-past-2-63.atr|: record 1 (byte 133): time 9223372036854775808 is past 2^63 - 1 microseconds
 note-not-utf8.trace|:6: note is not valid UTF-8
+# version 2, and version 2 in version 1
+discard-in-version-1.trace|:8: unknown event kind 'discard': expected read, write, touch, free, mmap, munmap, mapdup, phase, footprint or host
+discard-in-version-1.atr|: record 1 (byte 139): unknown event kind 0x0b
+vmm-in-version-1.trace|:5: unknown header field 'vmm'
+pmem-in-version-1.trace|:5: device pmem0: unknown key 'pmem'
+version-mismatch.atr|: byte 8: version 1, but the header block says 'anonsim-trace 2'
+vmm-missing-version.trace|:5: vmm: expected NAME VERSION
+pmem-inside-memory.trace|:6: device pmem0: pmem window at page 250 inside physical memory (256 pages)
+pmem-overlap.trace|:7: device pmem1: pmem window 271+2 pages overlaps device pmem0's
+pmem-unaligned-size.trace|:5: device pmem0: a pmem device's size must be a multiple of 4096
+pmem-past-2-52.trace|:5: device pmem0: pmem window 1099511627770+16 pages past 2^52 bytes of guest physical memory
+read-pmem-device.trace|:8: read: device pmem0 is a pmem device, mapped into guest physical memory: no I/O reaches it
+discard-zero-count.trace|:8: discard: count 0
+discard-beyond-memory.atr|: record 1 (byte 139): discard: pages 251+6 beyond physical memory (256 pages)
+discard-after-munmap.trace|: event 2 (20 discard 2 2): discard: pages 2+2 include a page whose own address was unmapped (see Mappings in FORMAT.md)
 LIST
 
 # every file of the corpus has its line

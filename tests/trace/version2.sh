@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Version 2 of the format: the hand-made v2.trace (every piece version 2
+# adds) and its binary twin v2.atr round-trip exactly, stat adds it up
+# (vmm, pmem windows, discards), discards survive the binary decoder's
+# batches, writers keep version 1 for version 1 traces, and replay
+# refuses a pmem device with status 2 and says which strategy will take it.
+. "${top_srcdir:-.}/tests/lib.sh"
+dir=$top_srcdir/tests/trace/traces
+v2=$dir/v2.trace
+
+expect_status 0 "$ANONSIM" trace check "$v2" "$dir/v2.atr"
+[ "$out" = "$v2: ok, 7 events
+$dir/v2.atr: ok, 7 events" ] || fail "check: $out"
+
+# text -> binary is v2.atr byte for byte; binary -> text is the canonical text
+cat >"$tmp/canonical.trace" <<'TRACE'
+anonsim-trace 2
+page-size 4096
+memory 1048576
+device vda size=65536 backing=tiny-image
+device pmem0 size=131072 backing=dax-image pmem=262144
+device pmem1 size=4096 backing=dax-small pmem=262176
+readahead-kb 128
+vmm qemu 7.2
+recorder hand-made
+events
+0 mmap 0x7f0000000000 1048576 0
+10 read vda 0 8192 100
+20 touch 7 2
+30 discard 100 2
+40 discard 0 16
+50 touch 0 1
+60 footprint cache:pmem0 3
+TRACE
+expect_status 0 "$ANONSIM" trace convert "$v2" "$tmp/a.atr"
+cmp -s "$tmp/a.atr" "$dir/v2.atr" || fail "text -> binary differs from v2.atr"
+for via in b.atr c.trace.gz d.atr.gz e.trace; do
+	expect_status 0 "$ANONSIM" trace convert "$tmp/a.atr" "$tmp/$via"
+	expect_status 0 "$ANONSIM" trace convert "$tmp/$via" "$tmp/back-$via.trace"
+	cmp -s "$tmp/back-$via.trace" "$tmp/canonical.trace" || fail "round trip through $via differs"
+done
+# the binary version field and the record of kind 11
+[ "$(od -An -tx1 -j8 -N4 "$dir/v2.atr" | tr -d ' ')" = 02000000 ] || fail "binary version field"
+
+expect_status 0 "$ANONSIM" trace stat "$dir/v2.atr"
+cat >"$tmp/want" <<WANT
+file: $dir/v2.atr
+encoding: binary
+version: 2
+page-size: 4096
+memory: 1048576 bytes, 256 pages
+device 0: vda size=65536 backing=tiny-image
+device 1: pmem0 size=131072 backing=dax-image pmem=262144
+device 2: pmem1 size=4096 backing=dax-small pmem=262176
+vmm: qemu 7.2
+readahead-kb: 128
+recorder: hand-made
+notes: 0
+events: 7
+  read: 1
+  write: 0
+  touch: 2
+  free: 0
+  mmap: 1
+  munmap: 0
+  mapdup: 0
+  phase: 0
+  footprint: 1
+  host: 0
+  discard: 2
+read vda: 1 requests, 8192 bytes, 2 pages, 2 distinct pages
+written vda: 0 requests, 0 bytes
+read pmem0: 0 requests, 0 bytes, 0 pages, 0 distinct pages
+written pmem0: 0 requests, 0 bytes
+read pmem1: 0 requests, 0 bytes, 0 pages, 0 distinct pages
+written pmem1: 0 requests, 0 bytes
+read: 1 requests, 8192 bytes, 2 pages, 2 distinct pages
+written: 0 requests, 0 bytes
+touched: 3 pages
+freed: 0 pages
+discarded: 18 pages
+duration: 60 us (first event at 0, last at 60)
+WANT
+[ "$out" = "$(cat "$tmp/want")" ] || fail "stat: $out"
+expect_status 0 "$ANONSIM" trace stat --csv "$v2"
+[ "$out" = "trace,encoding,version,page_size_bytes,memory_bytes,devices,readahead_kb,events,read_events,write_events,touch_events,free_events,mmap_events,munmap_events,mapdup_events,phase_events,footprint_events,host_events,discard_events,read_requests,read_bytes,read_pages,read_distinct_pages,write_requests,write_bytes,touched_pages,freed_pages,discarded_pages,vmm,vmm_version,first_event_s,last_event_s,duration_s
+$v2,text,2,4096,1048576,3,128,7,1,0,2,0,1,0,0,0,1,0,2,1,8192,2,2,0,0,3,0,18,qemu,7.2,0,0.00006,0.00006" ] ||
+	fail "stat --csv: $out"
+
+# Discards among many records: the binary decoder's batches (runs,
+# shapes, wide deltas) give back exactly what was written.
+{
+	sed -n '/^anonsim-trace/,/^events/p' "$tmp/canonical.trace"
+	awk 'BEGIN {
+		print "0 mmap 0x7f0000000000 1048576 0"
+		t = 0
+		for (i = 0; i < 600; i++) {
+			t += (i % 97 == 0) ? 5000000000 : 3
+			p = (i * 37) % 250
+			# %.0f: times past 2^31 print whole in every awk
+			if (i % 3 == 0) printf "%.0f touch %d %d\n", t, p, 1 + i % 6
+			else if (i % 3 == 1 || i % 50 < 10) printf "%.0f discard %d %d\n", t, p, 1 + i % 6
+			else printf "%.0f free %d 1\n", t, p
+		}
+	}'
+} >"$tmp/many.trace"
+expect_status 0 "$ANONSIM" trace convert "$tmp/many.trace" "$tmp/many.atr"
+expect_status 0 "$ANONSIM" trace convert "$tmp/many.atr" "$tmp/many-back.trace"
+cmp -s "$tmp/many.trace" "$tmp/many-back.trace" || fail "600 events with discards: round trip differs"
+expect_status 0 "$ANONSIM" trace stat --csv "$tmp/many.atr"
+[ "$(echo "$out" | tail -1 | cut -d, -f19)" = "$(grep -c ' discard ' "$tmp/many.trace")" ] ||
+	fail "discards counted in many.atr: $out"
+
+# version 1 stays version 1: the writer keeps the header's version
+expect_status 0 "$ANONSIM" trace convert "$dir/small.trace" "$tmp/small.atr"
+[ "$(od -An -tx1 -j8 -N4 "$tmp/small.atr" | tr -d ' ')" = 01000000 ] || fail "small.atr is not version 1"
+expect_status 0 "$ANONSIM" trace stat "$tmp/small.atr"
+case $out in *vmm*|*discard*) fail "version 1 stat shows version 2 lines: $out" ;; esac
+
+# replay refuses a pmem device before anything runs
+for s in read-copy punch; do
+	expect_status 2 "$ANONSIM" replay -s "$s" "$v2"
+	[ "$err" = "anonsim replay: $v2: device pmem0 is mapped into guest physical memory (pmem, DAX), which no strategy models yet (a dax strategy will)" ] ||
+		fail "replay -s $s of a pmem trace: $err"
+done
+finish
