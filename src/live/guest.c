@@ -249,6 +249,26 @@ static int punch(struct live_guest *g, uint64_t p, uint64_t nr, char *err, size_
 	return 0;
 }
 
+/*
+ * /dev/anon frees a page when nobody maps it: map something else over the
+ * pages' own address, then the memory file back, empty.
+ */
+static int remap_own(struct live_guest *g, uint64_t p, uint64_t nr, char *err, size_t errlen)
+{
+	unsigned char *at = g->phys + (p << PG_SHIFT);
+	uint64_t i;
+
+	if (mmap(at, nr << PG_SHIFT, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+		 MAP_NORESERVE, -1, 0) == MAP_FAILED)
+		return sys_error(err, errlen, "mmap over the own address of page", p, nr);
+	if (mmap(at, nr << PG_SHIFT, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, g->memfd,
+		 (off_t)(p << PG_SHIFT)) == MAP_FAILED)
+		return sys_error(err, errlen, "mmap of the memory file back at page", p, nr);
+	for (i = p; i < p + nr; i++)
+		g->state[i] = (uint8_t)((g->state[i] & ~PAGE_DATA) | PAGE_OWN);
+	return 0;
+}
+
 /* --- events -------------------------------------------------------------------- */
 
 static int copy_read(struct live_guest *g, const struct trace_event *ev,
@@ -521,7 +541,11 @@ int live_guest_event(struct live_guest *g, const struct trace_event *ev,
 	case EV_DISCARD:	/* freed by the guest, then given back: as the model does */
 		if (guest_free(g, ev->page, ev->count, err, errlen))
 			return -1;
-		return g->s->punch_free ? 0 : punch(g, ev->page, ev->count, err, errlen);
+		if (g->s->punch_free)
+			return 0;
+		if (g->s->anon_dev && g->phys)
+			return remap_own(g, ev->page, ev->count, err, errlen);
+		return punch(g, ev->page, ev->count, err, errlen);
 	case EV_MMAP:
 	case EV_MAPDUP:
 		return map_memory(g, ev, err, errlen);

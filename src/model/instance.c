@@ -710,12 +710,22 @@ void inst_file_access(struct instance *in, uint64_t p)
  * The VMM gave the pages back (free page reporting): the guest had freed
  * them, and the host frees their tmpfs pages and swap; a later touch finds
  * a fresh zero page.  A strategy whose free punches has given them back.
+ * /dev/anon frees a page when nobody maps it, and a punch of a mapped one
+ * is a fault there: the pages' own address is unmapped and mapped again.
  */
 static void inst_discard(struct instance *in, uint64_t p, uint64_t nr)
 {
 	in->strat->free(in, p, nr);
-	if (in->strat->free != inst_free_punch)
+	if (in->strat->free == inst_free_punch)
+		return;
+	if (!in->has_maps || in->phys_base == UINT64_MAX) {
 		inst_free_punch(in, p, nr);
+		return;
+	}
+	in->calls.munmap++;
+	inst_mem_munmap(in, p, nr);
+	in->calls.mmap++;
+	inst_mem_mmap(in, p, nr);
 }
 
 void instance_event(struct instance *in, const struct trace_event *ev)
