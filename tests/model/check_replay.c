@@ -346,6 +346,35 @@ START_TEST(no_memory_limit_never_swaps)
 }
 END_TEST
 
+/* tests/model/replay/discard.trace: discarded pages give their tmpfs back in every strategy */
+START_TEST(discard_gives_tmpfs_back)
+{
+	static const char *const copying[] = { "read-copy", "free-hint", "odirect" };
+	struct replay_result r;
+	unsigned i;
+
+	for (i = 0; i < 3; i++) {
+		r = run("discard.trace", copying[i], ANON_FIXED);
+		ASSERT_MEM(r, 6, i == 2 ? 0 : 2, 0);
+		ck_assert_uint_eq(r.peak[CAT_TMPFS], 10);
+		ck_assert_uint_eq(r.calls.punch, 2);
+		ck_assert_uint_eq(r.calls.mmap + r.calls.munmap, 0);
+	}
+	r = run("discard.trace", "punch", ANON_FIXED);
+	ASSERT_MEM(r, 6, 2, 0);
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 8);
+	ck_assert_uint_eq(r.calls.punch, 3);
+	ck_assert_uint_eq(r.calls.mmap, 3);
+	r = run("discard.trace", "devanon", ANON_FIXED);
+	ck_assert_uint_eq(r.final[CAT_TMPFS], 6);
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 8);
+	ck_assert_uint_eq(r.final[CAT_CACHE], 2);
+	ck_assert_uint_eq(r.calls.punch, 0);
+	ck_assert_uint_eq(r.calls.munmap, 3);
+	ck_assert_uint_eq(r.calls.mmap, 5);
+}
+END_TEST
+
 /* tests/model/replay/host.trace: host events charged, and released, as overhead */
 START_TEST(host_events_charge_overhead)
 {
@@ -601,6 +630,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, posted_map_tables_leak);
 	tcase_add_test(tc, posted_unlocked_decrement);
 	tcase_add_test(tc, readahead_window);
+	tcase_add_test(tc, discard_gives_tmpfs_back);
 	tcase_add_test(tc, host_events_charge_overhead);
 	tcase_add_test(tc, host_anon_pages_swap);
 	tcase_add_test(tc, host_anon_pages_many);
