@@ -12,7 +12,6 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -171,25 +170,13 @@ static void cgroup_child(void)
 
 static void cgroup_case(void)
 {
-	int status;
-	pid_t pid;
-
 	if (mount("cgroup2", CG, "cgroup2", 0, NULL) && errno != EBUSY) {
 		fail("mount cgroup2 on %s: %s", CG, strerror(errno));
 		return;
 	}
 	CHECK(write_str(CG "cgroup.subtree_control", "+memory") == 0);
 	CHECK(mkdir(CG_TEST, 0755) == 0);
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		cgroup_child();
-		fflush(stdout);
-		_exit(0);
-	}
-	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		fail("the cgroup's process ended with status %#x", status);
+	run_in_child(cgroup_child, "the cgroup's process");
 	CHECK(rmdir(CG_TEST) == 0);
 	umount(CG);
 }

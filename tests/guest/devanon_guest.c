@@ -84,6 +84,23 @@ void fail(const char *fmt, ...)
 	sh->failures++;
 }
 
+void run_in_child(void (*fn)(void), const char *what)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		fn();
+		fflush(stdout);
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("%s ended with status %#x", what, status);
+}
+
 long read_long(const char *path)
 {
 	FILE *f = fopen(path, "r");

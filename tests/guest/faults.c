@@ -15,7 +15,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../src/kernel/linux/devanon_uapi.h"
@@ -167,9 +166,6 @@ static void shmem_mmap_failure(void)
 
 void faults_scenario(void)
 {
-	int status;
-	pid_t pid;
-
 	if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) && errno != EBUSY) {
 		fail("mount debugfs: %s", strerror(errno));
 		return;
@@ -181,16 +177,7 @@ void faults_scenario(void)
 	CHECK(write_str(FAIL_DIR "min-order", "0") == 0);
 	CHECK(write_str(FAIL_DIR "ignore-gfp-wait", "N") == 0);
 	fault_attr_set(FAIL_DIR, "Y", "5", "-1");
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		faulty_child();
-		fflush(stdout);
-		_exit(0);
-	}
-	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		fail("the process with failing allocations ended with status %#x", status);
+	run_in_child(faulty_child, "the process with failing allocations");
 	CHECK(write_str(FAIL_DIR "probability", "0") == 0);
 	CHECK(write_str(FAIL_DIR "min-order", "1") == 0);
 	CHECK(read_long(SYSFS "files") == 0);

@@ -17,6 +17,9 @@ void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 long read_long(const char *path);
 /* Write @s to the file @path (sysfs, procfs, debugfs): 0, or -1. */
 int write_str(const char *path, const char *s);
+/* Run @fn in a child process and wait for it; a failure if it does not
+ * exit 0 (@what names it in the message). */
+void run_in_child(void (*fn)(void), const char *what);
 
 #define CHECK(cond) do { if (!(cond)) fail("line %d: %s (%s)", __LINE__, #cond, strerror(errno)); } while (0)
 
