@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/host_options.h"
+#include "model/page_report.h"
 #include "strategy/registry.h"
 #include "util/names.h"
 #include "util/util.h"
@@ -106,6 +107,12 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 	case HOST_O_CHECK:
 		o->check = true;
 		return 0;
+	case HOST_O_REPORT:
+		if (parse_uint(arg, PAGE_REPORT_ORDER_MAX, &v))
+			return bad_option_value("--report-order", arg, "an order from 0 to 10");
+		o->report = true;
+		o->report_order = (unsigned)v;
+		return 0;
 	case HOST_O_RECOUNT: {
 		uint64_t n;
 
@@ -138,7 +145,11 @@ void host_options_usage(FILE *f, const char *between)
 	      "      --readahead KB    readahead window; 0 disables (default: the\n"
 	      "                        window recorded in each trace, else 0)\n"
 	      "      --overhead SIZE   fixed host memory per instance, on top of the\n"
-	      "                        trace's host events (default: 0)\n", f);
+	      "                        trace's host events (default: 0)\n"
+	      "      --report-order N  the guests report their free blocks of 2^N pages\n"
+	      "                        (virtio-balloon free page reporting; Linux's\n"
+	      "                        default is 9) and the VMM gives them back, under\n"
+	      "                        any strategy (default: no reporting)\n", f);
 	fputs(between, f);
 	fputs("      --stagger SECS    start instances SECS apart (default: each one\n"
 	      "                        after the previous trace ends)\n"
@@ -155,7 +166,11 @@ void host_options_strategies(FILE *f)
 {
 	const struct strategy *const *s;
 
+	const struct strategy_alias *a;
+
 	fputs("Strategies:\n", f);
 	for (s = strategies; *s; s++)
-		fprintf(f, "  %-10s %s\n", (*s)->name, (*s)->summary);
+		fprintf(f, "  %-12s %s\n", (*s)->name, (*s)->summary);
+	for (a = strategy_aliases; a->name; a++)
+		fprintf(f, "  %-12s QEMU's cache=%s: %s on the host\n", a->name, a->name, a->s->name);
 }

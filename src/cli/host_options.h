@@ -20,7 +20,7 @@
 enum {
 	HOST_O_VARIANT = 256, HOST_O_SWAP, HOST_O_POLICY, HOST_O_RA,
 	HOST_O_OVERHEAD, HOST_O_STAGGER, HOST_O_NOSHARE, HOST_O_GEOM,
-	HOST_O_CHECK, HOST_O_RECOUNT,
+	HOST_O_CHECK, HOST_O_RECOUNT, HOST_O_REPORT,
 	HOST_O_END	/* first value free for a command's own options */
 };
 
@@ -38,7 +38,8 @@ enum {
 	{ "no-share", no_argument, NULL, HOST_O_NOSHARE }, \
 	{ "geometry", required_argument, NULL, HOST_O_GEOM }, \
 	{ "check", no_argument, NULL, HOST_O_CHECK }, \
-	{ "recount-every", required_argument, NULL, HOST_O_RECOUNT }
+	{ "recount-every", required_argument, NULL, HOST_O_RECOUNT }, \
+	{ "report-order", required_argument, NULL, HOST_O_REPORT }
 
 struct host_cli {
 	struct replay_opts o;	/* copies = 1, no series, no progress */

@@ -265,6 +265,10 @@ void json_host_inputs(struct json *j, const struct replay_opts *o,
 			json_null(j, "host_mem_mib");	/* unlimited */
 		json_number(j, "swap_mib", fmt_bytes_mib(b, o->swap));
 		json_string(j, "policy", reclaim_policy_names[o->policy]);
+		if (o->report)
+			json_uint(j, "report_order", o->report_order);
+		else
+			json_null(j, "report_order");	/* no reporting */
 	}
 	if (which & JI_READAHEAD) {
 		if (o->readahead_kb >= 0)

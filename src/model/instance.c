@@ -120,7 +120,9 @@ int instance_header_supported(const struct trace_header *hdr, char *err, size_t 
 	for (d = 0; d < hdr->nr_devices; d++)
 		if (hdr->devices[d].pmem) {
 			snprintf(err, errlen,
-				 "device %s is mapped into guest physical memory (pmem, DAX), which no strategy models yet (a dax strategy will)",
+				 "device %s is mapped into guest physical memory (pmem, DAX): "
+				 "the guest's reads of it are page faults no recorder sees; record the "
+				 "guest with the image as a disk (cache=writeback) and replay that with -s dax",
 				 hdr->devices[d].name);
 			return -1;
 		}
@@ -130,7 +132,7 @@ int instance_header_supported(const struct trace_header *hdr, char *err, size_t 
 int instance_init(struct instance *in, unsigned id, struct host *h,
 		  const struct strategy *s, enum anon_variant variant,
 		  const struct trace_header *hdr, bool share, bool check,
-		  char *err, size_t errlen)
+		  int report_order, char *err, size_t errlen)
 {
 	unsigned d;
 
@@ -172,17 +174,24 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 				 "device %s: backing '%s' is shared with a smaller device",
 				 td->name, base);
 			/* what was set up so far; teardown is for started instances */
-			do
+			do {
 				chunked_destroy(&in->dev[d].cow_written);
-			while (d--);
+				chunked_destroy(&in->dev[d].dax_mapped);
+			} while (d--);
 			chunked_destroy(&in->pages);
 			chunked_destroy(&in->file_map);
 			chunked_destroy(&in->shadow);
 			span_tree_destroy(&in->map_index);
 			return -1;
 		}
+		chunked_init(&dv->dax_mapped, s->read_skips_guest ? np : 0, 1);
 		ra_state_init(&dv->ra, h->ra_pages);
 		ra_state_init(&dv->cow_ra, h->ra_pages);
+	}
+	if (report_order >= 0) {
+		in->report = xmalloc(sizeof(*in->report), "free page reporting");
+		page_report_init(in->report, (unsigned)report_order, in->npages,
+				 !strcmp(hdr->vmm, "qemu"));
 	}
 	h->owners[id] = (struct tmpfs_owner){ &inst_tmpfs_ops, in };
 	host_charge(h, CAT_OVERHEAD, h->overhead_pages);
@@ -220,6 +229,8 @@ static uint64_t next_file_page(const struct instance *in, uint64_t p, uint64_t e
 	return p < end ? end : p;
 }
 
+static void dax_unmap_all(struct instance *in, struct inst_device *dv);
+
 void instance_teardown(struct instance *in)
 {
 	struct host *h = in->host;
@@ -232,6 +243,8 @@ void instance_teardown(struct instance *in)
 	for (p = next_file_page(in, 0, in->npages); p < in->npages;
 	     p = next_file_page(in, p + 1, in->npages))
 		inst_unmap_file(in, p);
+	for (i = 0; i < in->hdr->nr_devices; i++)
+		dax_unmap_all(in, &in->dev[i]);
 	if (in->has_maps)
 		anon_truncate(&in->ai, 0);
 	else
@@ -252,8 +265,14 @@ void instance_teardown(struct instance *in)
 	chunked_destroy(&in->shadow);
 	free(in->maps);
 	span_tree_destroy(&in->map_index);
-	for (i = 0; i < in->hdr->nr_devices; i++)
+	for (i = 0; i < in->hdr->nr_devices; i++) {
 		chunked_destroy(&in->dev[i].cow_written);
+		chunked_destroy(&in->dev[i].dax_mapped);
+	}
+	if (in->report) {
+		page_report_destroy(in->report);
+		free(in->report);
+	}
 	h->owners[in->id].priv = NULL;
 }
 
@@ -704,6 +723,56 @@ void inst_file_access(struct instance *in, uint64_t p)
 		       &in->host->reads);
 }
 
+/* --- device pages the VMM maps into guest memory (DAX) ------------------------ */
+
+/* Take one map count of page @i of @pc for the VMM's window. */
+static void dax_map_page(struct instance *in, struct pagecache *pc, uint64_t i)
+{
+	if ((*pc_mapcountp(pc, i))++ == 0 && (pc_flags(pc, i) & PC_RESIDENT))
+		pagecache_touch(in->host, pc, i);	/* now on the mapped list */
+}
+
+static void dax_unmap_page(struct instance *in, struct pagecache *pc, uint64_t i)
+{
+	if (--*pc_mapcountp(pc, i) == 0 && (pc_flags(pc, i) & PC_RESIDENT))
+		pagecache_touch(in->host, pc, i);	/* back on the cache list */
+}
+
+void inst_dax_map(struct instance *in, const struct trace_event *ev)
+{
+	struct inst_device *dv = &in->dev[ev->dev];
+	uint64_t first = ev->offset >> PG_SHIFT;
+	uint64_t last = (ev->offset + ev->length - 1) >> PG_SHIFT, i;
+
+	for (i = first; i <= last; i++) {
+		struct ra_state *ra;
+		struct pagecache *pc = inst_dev_source(in, ev->dev, i, &ra);
+		uint8_t *m = chunked_at(&dv->dax_mapped, i, 1);
+		uint8_t bit = pc == dv->cow ? INST_DAX_COW : INST_DAX_CACHE;
+
+		if (*m & bit)
+			continue;
+		*m |= bit;
+		dax_map_page(in, pc, i);
+	}
+}
+
+/* The VMM's window goes with the instance. */
+static void dax_unmap_all(struct instance *in, struct inst_device *dv)
+{
+	uint64_t i;
+
+	for (i = chunked_next(&dv->dax_mapped, 0); i < dv->dax_mapped.n;
+	     i = chunked_next(&dv->dax_mapped, i + 1)) {
+		uint8_t m = *(const uint8_t *)chunked_peek(&dv->dax_mapped, i, 1);
+
+		if (m & INST_DAX_CACHE)
+			dax_unmap_page(in, dv->cache, i);
+		if (m & INST_DAX_COW)
+			dax_unmap_page(in, dv->cow, i);
+	}
+}
+
 /* --- events ------------------------------------------------------------------- */
 
 /*
@@ -713,9 +782,8 @@ void inst_file_access(struct instance *in, uint64_t p)
  * /dev/anon frees a page when nobody maps it, and a punch of a mapped one
  * is a fault there: the pages' own address is unmapped and mapped again.
  */
-static void inst_discard(struct instance *in, uint64_t p, uint64_t nr)
+static void inst_give_back(struct instance *in, uint64_t p, uint64_t nr)
 {
-	in->strat->free(in, p, nr);
 	if (in->strat->free == inst_free_punch)
 		return;
 	if (!in->has_maps || in->phys_base == UINT64_MAX) {
@@ -728,10 +796,40 @@ static void inst_discard(struct instance *in, uint64_t p, uint64_t nr)
 	inst_mem_mmap(in, p, nr);
 }
 
+static void give_back_cb(void *in, uint64_t p, uint64_t nr)
+{
+	inst_give_back(in, p, nr);
+}
+
+/* What the guest's free page reporting sees of @ev, and its pass when due. */
+static void report_event(struct instance *in, const struct trace_event *ev)
+{
+	struct page_report *pr = in->report;
+
+	if (page_report_due(pr, (int64_t)ev->time_us))
+		page_report_pass(pr, give_back_cb, in);
+	switch (ev->kind) {
+	case EV_TOUCH:
+		page_report_use(pr, ev->page, ev->count);
+		break;
+	case EV_READ:
+		if (!in->strat->read_skips_guest)
+			page_report_use(pr, ev->page, (ev->length + PG_SIZE - 1) / PG_SIZE);
+		break;
+	case EV_FREE:
+		page_report_free(pr, ev->page, ev->count, (int64_t)ev->time_us);
+		break;
+	default:
+		break;
+	}
+}
+
 void instance_event(struct instance *in, const struct trace_event *ev)
 {
 	const struct strategy *s = in->strat;
 
+	if (in->report)
+		report_event(in, ev);
 	switch (ev->kind) {
 	case EV_READ:
 		s->read(in, ev);
@@ -746,7 +844,8 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 		s->free(in, ev->page, ev->count);
 		break;
 	case EV_DISCARD:
-		inst_discard(in, ev->page, ev->count);
+		s->free(in, ev->page, ev->count);	/* the guest had freed them */
+		inst_give_back(in, ev->page, ev->count);
 		break;
 	case EV_MMAP:
 	case EV_MAPDUP:

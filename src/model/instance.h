@@ -14,6 +14,7 @@
 #include "kernel/anon.h"
 #include "model/chunked.h"
 #include "model/host.h"
+#include "model/page_report.h"
 #include "model/span_tree.h"
 #include "trace/trace.h"
 
@@ -38,8 +39,13 @@ struct inst_device {
 	struct pagecache *cache;	/* where reads of unwritten blocks go */
 	struct pagecache *cow;		/* the instance's own COW layer, or NULL */
 	struct chunked cow_written;	/* uint8_t per device page: block lives in the COW layer */
+	/* uint8_t per device page (dax): the VMM's window maps it, from the
+	 * image (INST_DAX_CACHE) or the COW layer (INST_DAX_COW) */
+	struct chunked dax_mapped;
 	struct ra_state ra, cow_ra;
 };
+
+enum { INST_DAX_CACHE = 1, INST_DAX_COW = 2 };
 
 /* UML's own mappings of its memory file, from the trace's mmap events. */
 struct inst_mapping {
@@ -95,6 +101,7 @@ struct instance {
 	uint64_t host_kernel;
 	struct host_anon_page *hanon;		/* the anonymous pages, by number */
 	uint64_t nr_hanon, cap_hanon;
+	struct page_report *report;		/* free page reporting, or NULL */
 };
 
 /* One anonymous page of UML's host processes: on the host's LRU_TMPFS as
@@ -117,10 +124,14 @@ struct host_anon_page {
  */
 int instance_header_supported(const struct trace_header *hdr, char *err, size_t errlen);
 
+/*
+ * @report_order: the guest reports its free blocks of 2^order pages
+ * (page_report.h) and the VMM gives them back; -1: no reporting.
+ */
 int instance_init(struct instance *in, unsigned id, struct host *h,
 		  const struct strategy *s, enum anon_variant variant,
 		  const struct trace_header *hdr, bool share, bool check,
-		  char *err, size_t errlen);
+		  int report_order, char *err, size_t errlen);
 
 /* Apply one trace event. */
 void instance_event(struct instance *in, const struct trace_event *ev);
@@ -182,6 +193,9 @@ struct pagecache *inst_dev_source(struct instance *in, unsigned dev,
 				  uint64_t dpage, struct ra_state **ra);
 /* The file page mapped at P was touched: refault it if reclaim took it. */
 void inst_file_access(struct instance *in, uint64_t p);
+/* The device pages of @ev are mapped into the guest by the VMM's window
+ * (DAX) from now until the instance ends. */
+void inst_dax_map(struct instance *in, const struct trace_event *ev);
 
 /* UML maps / unmaps its memory file (trace events and ubd-mmap alike). */
 void inst_mem_mmap(struct instance *in, uint64_t pgoff, uint64_t nr);

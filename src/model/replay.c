@@ -463,7 +463,8 @@ static int start_instance(struct run *r, unsigned k)
 	host_set_readahead(&r->h, (uint64_t)(o->readahead_kb >= 0 ? o->readahead_kb :
 				  hdr->readahead_kb >= 0 ? hdr->readahead_kb : 0) / 4);
 	if (!instance_init(&cur->in, k, &r->h, r->s, r->variant, hdr,
-			   o->share, o->check, r->err, r->errlen)) {
+			   o->share, o->check, o->report ? (int)o->report_order : -1,
+			   r->err, r->errlen)) {
 		cur->started = true;
 		return 0;
 	}

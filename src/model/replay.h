@@ -49,6 +49,8 @@ struct replay_opts {
 	unsigned copies;		/* instances of each trace */
 	int64_t stagger_us;		/* start offset between instances; -1: one after another */
 	bool share;			/* instances share backing page cache */
+	bool report;			/* the guests report free blocks (page_report.h) */
+	unsigned report_order;		/* of 2^report_order pages */
 	bool check;			/* verify invariants as events apply */
 	uint64_t recount_every;		/* --check: events between full recounts; 0: 1024 */
 	const struct shmem_geom *geom;

@@ -27,6 +27,8 @@ struct strategy {
 	const char *summary;
 	bool map_counts;	/* the memory file is /dev/anon (map-count tables) */
 	bool has_variants;	/* runs with the posted and fixed src/kernel code */
+	bool read_skips_guest;	/* a read fills no guest page (DAX): the page
+				 * the trace names stays free in the guest */
 	/* ubd read of ev->length bytes into pages from ev->page */
 	void (*read)(struct instance *in, const struct trace_event *ev);
 	/* ubd write from pages at ev->page */

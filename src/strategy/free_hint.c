@@ -10,7 +10,7 @@
 
 const struct strategy strategy_free_hint = {
 	.name = "free-hint",
-	.summary = "read-copy; pages the guest frees are punched out (free page reporting)",
+	.summary = "read-copy; each page the guest frees is punched out at once",
 	.read = inst_copy_read,
 	.write = inst_write_buffered,
 	.touch = inst_tmpfs_fault,

@@ -17,7 +17,22 @@ const struct strategy *const strategies[] = {
 	&strategy_punch,
 	&strategy_free_hint,
 	&strategy_odirect,
+	&strategy_dax,
 	NULL
+};
+
+/*
+ * QEMU's cache modes by name: the host side of each is one of the above
+ * (writethrough flushes each write, unsafe ignores flushes: the page cache
+ * holds the same pages; directsync is O_DIRECT with each write flushed).
+ */
+const struct strategy_alias strategy_aliases[] = {
+	{ "writeback", &strategy_read_copy },
+	{ "writethrough", &strategy_read_copy },
+	{ "unsafe", &strategy_read_copy },
+	{ "none", &strategy_odirect },
+	{ "directsync", &strategy_odirect },
+	{ NULL, NULL }
 };
 
 const char *const strategy_variant_names[] = { "posted", "fixed", "both", NULL };
@@ -26,16 +41,22 @@ const struct strategy *strategy_find(const char *name)
 {
 	const struct strategy *const *s;
 
+	const struct strategy_alias *a;
+
 	for (s = strategies; *s; s++)
 		if (!strcmp((*s)->name, name))
 			return *s;
+	for (a = strategy_aliases; a->name; a++)
+		if (!strcmp(a->name, name))
+			return a->s;
 	return NULL;
 }
 
 const char *strategy_names(void)
 {
-	static char names[256];	/* filled once, from the table */
+	static char names[256];	/* filled once, from the tables */
 	const struct strategy *const *s;
+	const struct strategy_alias *a;
 	size_t at = 0;
 
 	if (names[0])
@@ -43,6 +64,8 @@ const char *strategy_names(void)
 	for (s = strategies; *s && at < sizeof(names); s++)
 		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s",
 				       s == strategies ? "" : ", ", (*s)->name);
+	for (a = strategy_aliases; a->name && at < sizeof(names); a++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, ", %s", a->name);
 	return names;
 }
 

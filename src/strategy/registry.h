@@ -17,14 +17,25 @@ extern const struct strategy strategy_devanon;
 extern const struct strategy strategy_punch;
 extern const struct strategy strategy_free_hint;
 extern const struct strategy strategy_odirect;
+extern const struct strategy strategy_dax;
 
 /* The registry, NULL-terminated, in report order. */
 extern const struct strategy *const strategies[];
 
-/* The strategy called @name, or NULL. */
+/* Another name of a strategy: QEMU's cache modes. */
+struct strategy_alias {
+	const char *name;
+	const struct strategy *s;
+};
+
+/* The aliases, terminated by a NULL name. */
+extern const struct strategy_alias strategy_aliases[];
+
+/* The strategy called @name (or aliased so), or NULL. */
 const struct strategy *strategy_find(const char *name);
 
-/* The names of the registry, "read-copy, devanon, ...", for messages. */
+/* The names of the registry and its aliases, "read-copy, devanon, ...",
+ * for messages. */
 const char *strategy_names(void);
 
 /* What --variant takes: devanon's posted code, the fixed, or both;

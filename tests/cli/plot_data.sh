@@ -20,7 +20,7 @@ ANONSIM_DATADIR=$src
 export ANONSIM_DATADIR
 mkdir "$tmp/w" && cd "$tmp/w" || exit 1
 trace=$src/tests/model/replay/density.trace
-six="read-copy devanon/fixed devanon/posted punch free-hint odirect"
+all="read-copy devanon/fixed devanon/posted punch free-hint odirect dax"
 
 # drawn OUT LINE FILE...: anonsim-plot -o OUT FILE... exits 0, says LINE
 # (after "anonsim-plot: OUT: ") and leaves OUT, a PNG or SVG
@@ -31,27 +31,27 @@ drawn() {
 	plot_ok "$o"
 }
 
-# density, CSV and JSON: the same six strategies
+# density, CSV and JSON: the same seven strategy runs
 expect_status 0 "$ANONSIM" density -q --csv -m 256K --policy 2.4 --max 16 -o density.csv "$trace"
 expect_status 0 "$ANONSIM" density -q --json -m 256K --policy 2.4 --max 16 -o density.json "$trace"
-drawn d-csv.png "density, host memory against instances; series: $six" density.csv
-drawn d-json.svg "density, host memory against instances; series: $six" density.json
-for s in $six; do
+drawn d-csv.png "density, host memory against instances; series: $all" density.csv
+drawn d-json.svg "density, host memory against instances; series: $all" density.json
+for s in $all; do
 	grep -q ">$s (density " d-json.svg || fail "d-json.svg: $s and its density not in the key"
 done
 # -o by default: the file's name, .png
 expect_status 0 "$plot" density.json
-[ "$out" = "anonsim-plot: density.png: density, host memory against instances; series: $six" ] ||
+[ "$out" = "anonsim-plot: density.png: density, host memory against instances; series: $all" ] ||
 	fail "no -o: $out"
 plot_ok density.png
 # standard input
 expect_status 0 sh -c '"$1" -o stdin.svg - <density.csv' sh "$plot"
-[ "$out" = "anonsim-plot: stdin.svg: density, host memory against instances; series: $six" ] ||
+[ "$out" = "anonsim-plot: stdin.svg: density, host memory against instances; series: $all" ] ||
 	fail "standard input: $out"
 plot_ok stdin.svg
 # two files: their series told apart by the files' names
 drawn two.png "density, host memory against instances; series: $(for f in density.csv density.json; do
-	for s in $six; do printf '%s:%s ' $f $s; done; done | sed 's/ $//')" density.csv density.json
+	for s in $all; do printf '%s:%s ' $f $s; done; done | sed 's/ $//')" density.csv density.json
 
 # the real-density results: four cases, real and model each; every
 # density mark is above the 160 MiB host, labelled with its page cache
@@ -67,7 +67,7 @@ grep -q '>Density marks above the host line ran without a swap-out:<' real.svg |
 
 # replay --series: the timeline, a panel per strategy
 expect_status 0 "$ANONSIM" replay -q --series series.csv --series-step 0.00001 -n 3 "$trace"
-drawn series.png "timeline, host memory over trace time; series: $six" series.csv
+drawn series.png "timeline, host memory over trace time; series: $all" series.csv
 
 # sweeps: grouped by the readahead window (the page cache split), by the
 # host memory, by two parameters at once

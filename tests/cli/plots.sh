@@ -28,10 +28,10 @@ for p in timeline density footprint; do
 done
 
 # every series of the data is drawn and named, however many there are:
-# six strategies in the timeline and density data
+# seven strategy runs in the timeline and density data
 for p in timeline density; do
 	series=$(awk -F, 'NR > 1 && !seen[$1]++ { print $1 }' "$tmp/$p.csv")
-	[ "$(printf '%s\n' "$series" | wc -l)" -eq 6 ] || fail "$p.csv: expected 6 series, got: $series"
+	[ "$(printf '%s\n' "$series" | wc -l)" -eq 7 ] || fail "$p.csv: expected 7 series, got: $series"
 	for s in $series; do
 		grep -q ">$s" "$tmp/$p.svg" || fail "$p.svg: series $s not named"
 	done

@@ -22,7 +22,7 @@ for s in punch read-copy; do
 done
 # "all" is every strategy in report order, devanon's fixed code first
 expect_status 0 "$ANONSIM" replay -q -s all --csv "$boot"
-[ "$(printf '%s\n' "$out" | cut -d, -f1 | tr '\n' ' ')" = "strategy read-copy devanon/fixed devanon/posted punch free-hint odirect " ] ||
+[ "$(printf '%s\n' "$out" | cut -d, -f1 | tr '\n' ' ')" = "strategy read-copy devanon/fixed devanon/posted punch free-hint odirect dax " ] ||
 	fail "replay -s all: $(printf '%s\n' "$out" | cut -d, -f1)"
 expect_status 0 "$ANONSIM" replay -q -s odirect,devanon --variant posted --csv "$boot"
 [ "$(printf '%s\n' "$out" | cut -d, -f1 | tr '\n' ' ')" = "strategy odirect devanon/posted " ] ||
@@ -37,10 +37,10 @@ cmds="replay density"
 "$ANONSIM" --help | grep -q '^  live ' && cmds="$cmds live"
 for cmd in $cmds; do
 	expect_status 1 "$ANONSIM" $cmd -s punch,bogus "$boot"
-	[ "$err" = "anonsim $cmd: --strategy 'bogus': expected one of read-copy, devanon, punch, free-hint, odirect, or all" ] ||
+	[ "$err" = "anonsim $cmd: --strategy 'bogus': expected one of read-copy, devanon, punch, free-hint, odirect, dax, writeback, writethrough, unsafe, none, directsync, or all" ] ||
 		fail "$cmd -s punch,bogus: $err"
 	expect_status 1 "$ANONSIM" $cmd -s punch,,devanon "$boot"
-	[ "$err" = "anonsim $cmd: --strategy '': expected one of read-copy, devanon, punch, free-hint, odirect, or all" ] ||
+	[ "$err" = "anonsim $cmd: --strategy '': expected one of read-copy, devanon, punch, free-hint, odirect, dax, writeback, writethrough, unsafe, none, directsync, or all" ] ||
 		fail "$cmd -s punch,,devanon: $err"
 	expect_status 1 "$ANONSIM" $cmd -s punch,all "$boot"
 	[ "$err" = "anonsim $cmd: --strategy 'punch,all': punch named twice" ] ||

@@ -27,7 +27,7 @@ for cmd in replay density sweep; do
 		"$ANONSIM" $cmd --variant all "$boot"
 	expect 1 "anonsim $cmd: --geometry 'sparc': expected x86_64 or i386" \
 		"$ANONSIM" $cmd --geometry sparc "$boot"
-	expect 1 "anonsim $cmd: --strategy 'anon': expected one of read-copy, devanon, punch, free-hint, odirect, or all" \
+	expect 1 "anonsim $cmd: --strategy 'anon': expected one of read-copy, devanon, punch, free-hint, odirect, dax, writeback, writethrough, unsafe, none, directsync, or all" \
 		"$ANONSIM" $cmd --strategy anon "$boot"
 done
 

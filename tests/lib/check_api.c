@@ -112,7 +112,7 @@ START_TEST(replay_strategy_list)
 	ck_assert_str_eq(anonsim_error(sim), "anonsim_replay: 'punch,all': punch named twice");
 	ck_assert_int_eq(anonsim_replay(sim, "punch,swap"), ANONSIM_EINVAL);
 	ck_assert_str_eq(anonsim_error(sim), "anonsim_replay: 'swap': expected one of "
-			 "read-copy, devanon, punch, free-hint, odirect, or all");
+			 "read-copy, devanon, punch, free-hint, odirect, dax, writeback, writethrough, unsafe, none, directsync, or all");
 }
 END_TEST
 
@@ -197,7 +197,7 @@ START_TEST(runs_out_of_order)
 	ck_assert_int_eq(anonsim_open_trace(sim, trace), ANONSIM_OK);
 	ck_assert_int_eq(anonsim_replay(sim, "devanon-2"), ANONSIM_EINVAL);
 	ck_assert_str_eq(anonsim_error(sim), "anonsim_replay: 'devanon-2': expected one of "
-			 "read-copy, devanon, punch, free-hint, odirect, or all");
+			 "read-copy, devanon, punch, free-hint, odirect, dax, writeback, writethrough, unsafe, none, directsync, or all");
 	ck_assert_int_eq(anonsim_density(sim, "all", 32), ANONSIM_EINVAL);
 	ck_assert_str_eq(anonsim_error(sim), "anonsim_density: the host memory is unlimited "
 			 "(anonsim_set_host_mem)");

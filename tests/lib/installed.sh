@@ -76,12 +76,14 @@ devanon/posted,5173,12711,17912,17912,0
 punch,5171,12711,17882,17882,0
 free-hint,7178,12711,19889,20064,0
 odirect,7472,0,7472,7472,0
+dax,5979,12711,18690,18690,0
 density read-copy 5
 density devanon/fixed 7
 density devanon/posted 7
 density punch 7
 density free-hint 5
 density odirect 6
+density dax 6
 END
 expect_status 0 env LD_LIBRARY_PATH="$dest$libdir" ./host_memory "$trace" 200 2.4
 printf '%s\n' "$out" >shared.out
@@ -104,13 +106,13 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i
 	{ print $1 "," $col["final_tmpfs_pages"] "," $col["final_cache_pages"] "," \
 		$col["final_total_pages"] "," $col["peak_total_pages"] "," $col["swap_out_pages"] }' \
 	replay.csv >replay.cut
-sed -n '2,8p' expected >expected.replay
+sed -n '2,9p' expected >expected.replay
 cmp -s expected.replay replay.cut || fail "anonsim replay printed otherwise: $(diff expected.replay replay.cut)"
 "$ANONSIM" density -q --csv -m 200M --policy 2.4 "$trace" >density.csv ||
 	fail "anonsim density failed"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	!seen[$1]++ { print "density " $1 " " $col["density"] }' density.csv >density.cut
-sed -n '9,$p' expected >expected.density
+sed -n '10,$p' expected >expected.density
 cmp -s expected.density density.cut || fail "anonsim density printed otherwise: $(diff expected.density density.cut)"
 
 # a bad trace: the library's message, the example's status 2

@@ -130,7 +130,7 @@ status=$?
 expect_status 1 "$ANONSIM" live -s devanon "$phases"
 expect_match "$err" "live: --strategy 'devanon' cannot run live: it needs the /dev/anon driver"
 expect_status 1 "$ANONSIM" live -s swap-all "$phases"
-[ "$err" = "anonsim live: --strategy 'swap-all': expected one of read-copy, devanon, punch, free-hint, odirect, or all" ] ||
+[ "$err" = "anonsim live: --strategy 'swap-all': expected one of read-copy, devanon, punch, free-hint, odirect, dax, writeback, writethrough, unsafe, none, directsync, or all" ] ||
 	fail "live --strategy swap-all: $err"
 expect_status 1 "$ANONSIM" live --cache-tolerance nan "$phases"
 expect_match "$err" "live: --cache-tolerance 'nan': expected a percentage"

@@ -375,6 +375,63 @@ START_TEST(discard_gives_tmpfs_back)
 }
 END_TEST
 
+/* tests/model/replay/discard.trace under dax: reads fill no guest page, the image's pages are shared */
+START_TEST(dax_reads_fill_no_guest_page)
+{
+	struct replay_result r = run("discard.trace", "dax", ANON_FIXED);
+
+	ASSERT_MEM(r, 6, 2, 0);
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 8);
+	ck_assert_uint_eq(r.calls.punch, 2);
+	ck_assert_uint_eq(r.calls.read, 1);
+	ck_assert_uint_eq(r.calls.mmap + r.calls.munmap, 0);
+	/* two guests: a copy of the image's pages between them, guest pages each */
+	opts.copies = 2;
+	opts.stagger_us = 0;
+	r = run("discard.trace", "dax", ANON_FIXED);
+	ASSERT_MEM(r, 12, 2, 0);
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 16);
+	/* the aliases of QEMU's cache modes are the strategies they name */
+	ck_assert_ptr_eq(strategy_find("writeback"), &strategy_read_copy);
+	ck_assert_ptr_eq(strategy_find("unsafe"), &strategy_read_copy);
+	ck_assert_ptr_eq(strategy_find("none"), &strategy_odirect);
+	ck_assert_ptr_eq(strategy_find("directsync"), &strategy_odirect);
+}
+END_TEST
+
+/* tests/model/replay/report.trace: free page reporting of blocks of 512 pages */
+START_TEST(free_page_reporting)
+{
+	struct replay_result r;
+
+	opts.report = true;
+	opts.report_order = 9;
+	r = run("report.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 520, 1, 0);
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 1537);
+	ck_assert_uint_eq(r.calls.punch, 3);
+	r = run("report.trace", "devanon", ANON_FIXED);
+	ASSERT_MEM(r, 520, 1, 65);	/* 32768 pages mapped: 64 leaves + the indirect */
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 1536);
+	ck_assert_uint_eq(r.calls.munmap, 4);
+	ck_assert_uint_eq(r.calls.mmap, 5);
+	ck_assert_uint_eq(r.calls.punch, 0);
+	r = run("report.trace", "dax", ANON_FIXED);
+	ASSERT_MEM(r, 520, 1, 0);
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 1536);
+	ck_assert_uint_eq(r.calls.punch, 2);
+	r = run("report.trace", "free-hint", ANON_FIXED);
+	ASSERT_MEM(r, 1, 1, 0);
+	ck_assert_uint_eq(r.peak[CAT_TMPFS], 1537);
+	ck_assert_uint_eq(r.calls.punch, 5);
+	/* without reporting, nothing is given back */
+	opts.report = false;
+	r = run("report.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 1545, 1, 0);
+	ck_assert_uint_eq(r.calls.punch, 0);
+}
+END_TEST
+
 /* tests/model/replay/host.trace: host events charged, and released, as overhead */
 START_TEST(host_events_charge_overhead)
 {
@@ -631,6 +688,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, posted_unlocked_decrement);
 	tcase_add_test(tc, readahead_window);
 	tcase_add_test(tc, discard_gives_tmpfs_back);
+	tcase_add_test(tc, dax_reads_fill_no_guest_page);
+	tcase_add_test(tc, free_page_reporting);
 	tcase_add_test(tc, host_events_charge_overhead);
 	tcase_add_test(tc, host_anon_pages_swap);
 	tcase_add_test(tc, host_anon_pages_many);

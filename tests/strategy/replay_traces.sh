@@ -9,6 +9,6 @@ set -- "$top_srcdir"/traces/*.trace.gz
 for t in "$@"; do
 	expect_status 0 "$ANONSIM" replay -q --check --csv "$t"
 	n=$(printf '%s\n' "$out" | awk -F, 'NR > 1 && $NF == 0' | wc -l)
-	[ "$n" -eq 6 ] || fail "$t: $n of 6 strategy rows without simulator failures"
+	[ "$n" -eq 7 ] || fail "$t: $n of 7 strategy rows without simulator failures"
 done
 finish

@@ -121,7 +121,7 @@ case $out in *vmm*|*discard*) fail "version 1 stat shows version 2 lines: $out" 
 # replay refuses a pmem device before anything runs
 for s in read-copy punch; do
 	expect_status 2 "$ANONSIM" replay -s "$s" "$v2"
-	[ "$err" = "anonsim replay: $v2: device pmem0 is mapped into guest physical memory (pmem, DAX), which no strategy models yet (a dax strategy will)" ] ||
+	[ "$err" = "anonsim replay: $v2: device pmem0 is mapped into guest physical memory (pmem, DAX): the guest's reads of it are page faults no recorder sees; record the guest with the image as a disk (cache=writeback) and replay that with -s dax" ] ||
 		fail "replay -s $s of a pmem trace: $err"
 done
 finish
