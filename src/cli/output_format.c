@@ -265,6 +265,8 @@ void json_host_inputs(struct json *j, const struct replay_opts *o,
 			json_null(j, "host_mem_mib");	/* unlimited */
 		json_number(j, "swap_mib", fmt_bytes_mib(b, o->swap));
 		json_string(j, "policy", reclaim_policy_names[o->policy]);
+	}
+	if (which & JI_REPORT) {
 		if (o->report)
 			json_uint(j, "report_order", o->report_order);
 		else

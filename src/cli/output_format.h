@@ -127,7 +127,8 @@ enum {
 	JI_STAGGER = 1 << 5,	/* stagger_s */
 	JI_INSTANCES = 1 << 6,	/* instances */
 	JI_CHECK = 1 << 7,	/* check */
-	JI_ALL = (1 << 8) - 1
+	JI_REPORT = 1 << 8,	/* report_order */
+	JI_ALL = (1 << 9) - 1
 };
 
 /*

@@ -144,6 +144,8 @@ int strategy_list_check(const char *list, char *bad, size_t badlen, bool *twice)
 				*twice = true;
 				if (all)	/* the strategy "all" repeats */
 					snprintf(bad, badlen, "%s", (*s)->name);
+				else if (strcmp(name, (*s)->name))	/* an alias */
+					snprintf(bad, badlen, "%s (as %s)", (*s)->name, name);
 				return -1;
 			}
 	}

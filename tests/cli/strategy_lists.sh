@@ -24,6 +24,9 @@ done
 expect_status 0 "$ANONSIM" replay -q -s all --csv "$boot"
 [ "$(printf '%s\n' "$out" | cut -d, -f1 | tr '\n' ' ')" = "strategy read-copy devanon/fixed devanon/posted punch free-hint odirect dax " ] ||
 	fail "replay -s all: $(printf '%s\n' "$out" | cut -d, -f1)"
+expect_status 0 "$ANONSIM" replay -q -s writeback,none,dax --csv "$boot"
+[ "$(printf '%s\n' "$out" | cut -d, -f1 | tr '\n' ' ')" = "strategy read-copy odirect dax " ] ||
+	fail "replay -s writeback,none,dax: $(printf '%s\n' "$out" | cut -d, -f1)"
 expect_status 0 "$ANONSIM" replay -q -s odirect,devanon --variant posted --csv "$boot"
 [ "$(printf '%s\n' "$out" | cut -d, -f1 | tr '\n' ' ')" = "strategy odirect devanon/posted " ] ||
 	fail "replay -s odirect,devanon: $(printf '%s\n' "$out" | cut -d, -f1)"
@@ -45,6 +48,13 @@ for cmd in $cmds; do
 	expect_status 1 "$ANONSIM" $cmd -s punch,all "$boot"
 	[ "$err" = "anonsim $cmd: --strategy 'punch,all': punch named twice" ] ||
 		fail "$cmd -s punch,all: $err"
+	# QEMU's cache modes are the strategies they name
+	expect_status 1 "$ANONSIM" $cmd -s read-copy,writeback "$boot"
+	[ "$err" = "anonsim $cmd: --strategy 'read-copy,writeback': read-copy (as writeback) named twice" ] ||
+		fail "$cmd -s read-copy,writeback: $err"
+	expect_status 1 "$ANONSIM" $cmd -s none,odirect "$boot"
+	[ "$err" = "anonsim $cmd: --strategy 'none,odirect': odirect named twice" ] ||
+		fail "$cmd -s none,odirect: $err"
 	expect_status 1 "$ANONSIM" $cmd -s devanon,devanon "$boot"
 	[ "$err" = "anonsim $cmd: --strategy 'devanon,devanon': devanon named twice" ] ||
 		fail "$cmd -s devanon,devanon: $err"

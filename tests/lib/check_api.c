@@ -59,7 +59,7 @@ static uint64_t figure(unsigned i, enum anonsim_figure f)
 }
 
 static const char *const labels[] = {
-	"read-copy", "devanon/fixed", "devanon/posted", "punch", "free-hint", "odirect",
+	"read-copy", "devanon/fixed", "devanon/posted", "punch", "free-hint", "odirect", "dax",
 };
 
 START_TEST(version_and_registry)
@@ -67,7 +67,8 @@ START_TEST(version_and_registry)
 	ck_assert_str_eq(anonsim_version(), PACKAGE_VERSION);
 	ck_assert_str_eq(anonsim_strategy_name(0), "read-copy");
 	ck_assert_str_eq(anonsim_strategy_name(4), "odirect");
-	ck_assert_ptr_null(anonsim_strategy_name(5));
+	ck_assert_str_eq(anonsim_strategy_name(5), "dax");
+	ck_assert_ptr_null(anonsim_strategy_name(6));
 	ck_assert_uint_eq(anonsim_result_count(sim), 0);
 	ck_assert_str_eq(anonsim_error(sim), "");
 	anonsim_free(NULL);
@@ -75,16 +76,17 @@ START_TEST(version_and_registry)
 END_TEST
 
 /* per instance: read-copy and free-hint 6 tmpfs pages, devanon and punch 2
- * (the 4 read are mapped over), odirect 6 and no cache; 4 cache pages */
+ * (the 4 read are mapped over), odirect 6 and no cache, dax 2 (the 4 read
+ * fill no guest page); 4 cache pages */
 START_TEST(replay_every_strategy)
 {
-	static const uint64_t tmpfs[] = { 6, 2, 2, 2, 6, 6 }, cache[] = { 4, 4, 4, 4, 4, 0 };
+	static const uint64_t tmpfs[] = { 6, 2, 2, 2, 6, 6, 2 }, cache[] = { 4, 4, 4, 4, 4, 0, 4 };
 	unsigned i;
 
 	sim_density_host();
 	ck_assert_int_eq(anonsim_replay(sim, "all"), ANONSIM_OK);
-	ck_assert_uint_eq(anonsim_result_count(sim), 6);
-	for (i = 0; i < 6; i++) {
+	ck_assert_uint_eq(anonsim_result_count(sim), 7);
+	for (i = 0; i < 7; i++) {
 		ck_assert_str_eq(anonsim_result_label(sim, i), labels[i]);
 		ck_assert_uint_eq(figure(i, ANONSIM_FINAL_TMPFS), tmpfs[i] * PAGE);
 		ck_assert_uint_eq(figure(i, ANONSIM_FINAL_PAGE_CACHE), cache[i] * PAGE);
@@ -94,7 +96,7 @@ START_TEST(replay_every_strategy)
 		ck_assert_uint_eq(figure(i, ANONSIM_SWAP_OUTS), 0);
 		ck_assert_uint_eq(figure(i, ANONSIM_INSTANCES), 1);
 	}
-	ck_assert_ptr_null(anonsim_result_label(sim, 6));
+	ck_assert_ptr_null(anonsim_result_label(sim, 7));
 }
 END_TEST
 
@@ -134,19 +136,19 @@ START_TEST(replay_instances)
 }
 END_TEST
 
-/* shared image: read-copy (64-4)/6 = 10, devanon (64-4)/2 = 30, odirect
- * 64/6 = 10; the figures those many leave fill the host to 64 pages (10
- * odirect instances: 60) */
+/* shared image: read-copy (64-4)/6 = 10, devanon and dax (64-4)/2 = 30,
+ * odirect 64/6 = 10; the figures those many leave fill the host to 64
+ * pages (10 odirect instances: 60) */
 START_TEST(density_every_strategy)
 {
-	static const uint64_t density[] = { 10, 30, 30, 30, 10, 10 };
-	static const uint64_t total[] = { 64, 64, 64, 64, 64, 60 };
+	static const uint64_t density[] = { 10, 30, 30, 30, 10, 10, 30 };
+	static const uint64_t total[] = { 64, 64, 64, 64, 64, 60, 64 };
 	unsigned i;
 
 	sim_density_host();
 	ck_assert_int_eq(anonsim_density(sim, "all", 32), ANONSIM_OK);
-	ck_assert_uint_eq(anonsim_result_count(sim), 6);
-	for (i = 0; i < 6; i++) {
+	ck_assert_uint_eq(anonsim_result_count(sim), 7);
+	for (i = 0; i < 7; i++) {
 		ck_assert_str_eq(anonsim_result_label(sim, i), labels[i]);
 		ck_assert_uint_eq(figure(i, ANONSIM_DENSITY), density[i]);
 		ck_assert_uint_eq(figure(i, ANONSIM_INSTANCES), density[i]);
