@@ -686,6 +686,19 @@ void inst_dev_write(struct instance *in, const struct trace_event *ev, bool dire
 
 /* --- backing-file pages mapped over physical memory (ubd-mmap) ---------------- */
 
+/* One more mapping of page @i of @pc (a ubd-mmap or the VMM's DAX window). */
+static void cache_page_map(struct instance *in, struct pagecache *pc, uint64_t i)
+{
+	if ((*pc_mapcountp(pc, i))++ == 0 && (pc_flags(pc, i) & PC_RESIDENT))
+		pagecache_touch(in->host, pc, i);	/* now on the mapped list */
+}
+
+static void cache_page_unmap(struct instance *in, struct pagecache *pc, uint64_t i)
+{
+	if (--*pc_mapcountp(pc, i) == 0 && (pc_flags(pc, i) & PC_RESIDENT))
+		pagecache_touch(in->host, pc, i);	/* back on the cache list */
+}
+
 void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 		   uint64_t ipage)
 {
@@ -696,8 +709,7 @@ void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 	*(uint64_t *)chunked_at(&in->file_map, p >> 6, sizeof(uint64_t)) |= 1ULL << (p & 63);
 	pg->cache = (uint16_t)pc->id;
 	pg->ipage = (uint32_t)ipage;
-	if ((*pc_mapcountp(pc, ipage))++ == 0 && (pc_flags(pc, ipage) & PC_RESIDENT))
-		pagecache_touch(in->host, pc, ipage);	/* now on the mapped list */
+	cache_page_map(in, pc, ipage);
 }
 
 void inst_unmap_file(struct instance *in, uint64_t p)
@@ -706,8 +718,7 @@ void inst_unmap_file(struct instance *in, uint64_t p)
 	struct pagecache *pc = in->host->caches[pg->cache];
 
 	*(uint64_t *)chunked_at(&in->file_map, p >> 6, sizeof(uint64_t)) &= ~(1ULL << (p & 63));
-	if (--*pc_mapcountp(pc, pg->ipage) == 0 && (pc_flags(pc, pg->ipage) & PC_RESIDENT))
-		pagecache_touch(in->host, pc, pg->ipage);	/* back on the cache list */
+	cache_page_unmap(in, pc, pg->ipage);
 }
 
 void inst_file_access(struct instance *in, uint64_t p)
@@ -725,19 +736,6 @@ void inst_file_access(struct instance *in, uint64_t p)
 
 /* --- device pages the VMM maps into guest memory (DAX) ------------------------ */
 
-/* Take one map count of page @i of @pc for the VMM's window. */
-static void dax_map_page(struct instance *in, struct pagecache *pc, uint64_t i)
-{
-	if ((*pc_mapcountp(pc, i))++ == 0 && (pc_flags(pc, i) & PC_RESIDENT))
-		pagecache_touch(in->host, pc, i);	/* now on the mapped list */
-}
-
-static void dax_unmap_page(struct instance *in, struct pagecache *pc, uint64_t i)
-{
-	if (--*pc_mapcountp(pc, i) == 0 && (pc_flags(pc, i) & PC_RESIDENT))
-		pagecache_touch(in->host, pc, i);	/* back on the cache list */
-}
-
 void inst_dax_map(struct instance *in, const struct trace_event *ev)
 {
 	struct inst_device *dv = &in->dev[ev->dev];
@@ -753,7 +751,7 @@ void inst_dax_map(struct instance *in, const struct trace_event *ev)
 		if (*m & bit)
 			continue;
 		*m |= bit;
-		dax_map_page(in, pc, i);
+		cache_page_map(in, pc, i);
 	}
 }
 
@@ -767,9 +765,9 @@ static void dax_unmap_all(struct instance *in, struct inst_device *dv)
 		uint8_t m = *(const uint8_t *)chunked_peek(&dv->dax_mapped, i, 1);
 
 		if (m & INST_DAX_CACHE)
-			dax_unmap_page(in, dv->cache, i);
+			cache_page_unmap(in, dv->cache, i);
 		if (m & INST_DAX_COW)
-			dax_unmap_page(in, dv->cow, i);
+			cache_page_unmap(in, dv->cow, i);
 	}
 }
 
