@@ -77,6 +77,18 @@ void pl_rec_end(struct rec *r)
 	errno = saved;
 }
 
+void pl_log_fallocate(uint64_t t, int f, int64_t off, int64_t len, int mode)
+{
+	struct rec r;
+	pl_rec_start_at(&r, "A", t);
+	pl_put_u64(&r, (uint64_t)pl_file_dev[f]);
+	pl_put_u64(&r, (uint64_t)f);
+	pl_put_u64(&r, (uint64_t)off);
+	pl_put_u64(&r, (uint64_t)len);
+	pl_put_u64(&r, (uint64_t)(unsigned)mode);
+	pl_rec_end(&r);
+}
+
 void pl_open_log(const char *path)
 {
 	if (path)

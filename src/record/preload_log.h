@@ -32,6 +32,9 @@ void pl_put_i64(struct rec *r, int64_t v);	/* only -1 among negatives */
 void pl_rec_start_at(struct rec *r, const char *kind, uint64_t t);
 void pl_rec_end(struct rec *r);
 
+/* "T A PID DEV FILE OFF LEN MODE": fallocate of image file @f */
+void pl_log_fallocate(uint64_t t, int f, int64_t off, int64_t len, int mode);
+
 /* ANONSIM_REC_LOG and ANONSIM_REC_DEVS ("NAME=PATH[,NAME=PATH...]",
  * names numbered in order of first appearance) */
 void pl_open_log(const char *path);

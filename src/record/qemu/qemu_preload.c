@@ -35,6 +35,7 @@
  */
 #define _GNU_SOURCE
 #include "../preload_log.h"
+#include "../preload_maps.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -50,7 +51,6 @@
 #include <unistd.h>
 
 #define MAX_FD 4096
-#define MAX_MAPS 16
 #define PAGE 4096u
 
 /* what the library defines that no system header declares here */
@@ -64,9 +64,6 @@ enum { FD_UNKNOWN = 0, FD_OTHER = 1, FD_RAM = 2, FD_IMAGE = 16 };
 static int fd_class[MAX_FD];
 static char ram_prefix[PL_PATH_MAX] = "/memfd:memory-backend-memfd";
 static off_t ram_size;
-
-static struct map { uintptr_t addr; size_t len; off_t off; } maps[MAX_MAPS];
-static int nmaps;
 
 static ssize_t (*real_pread64)(int, void *, size_t, off_t);
 static ssize_t (*real_pread64_chk)(int, void *, size_t, off_t, size_t);
@@ -139,52 +136,20 @@ static int classify(int fd)
 	return c;
 }
 
-static const struct map *find_map(uintptr_t a)
-{
-	int i, n = __atomic_load_n(&nmaps, __ATOMIC_ACQUIRE);
-	for (i = n - 1; i >= 0; i--) {
-		const struct map *m = &maps[i];
-		size_t l = __atomic_load_n(&m->len, __ATOMIC_ACQUIRE);
-		if (l && a >= m->addr && a < m->addr + l)
-			return m;
-	}
-	return NULL;
-}
-
-/* RAM page of a buffer address (file offset / page size), or -1 */
-static int64_t ram_page(uintptr_t a)
-{
-	const struct map *m = find_map(a);
-	return m ? (int64_t)((a - m->addr + (uintptr_t)m->off) / PAGE) : -1;
-}
-
-static void log_io(const char *kind, uint64_t t, int c, const void *buf, size_t len, off_t off)
-{
-	struct rec r;
-	int f = c - FD_IMAGE;
-	pl_rec_start_at(&r, kind, t);
-	pl_put_u64(&r, (uint64_t)pl_file_dev[f]);
-	pl_put_u64(&r, (uint64_t)f);
-	pl_put_u64(&r, (uint64_t)off);
-	pl_put_u64(&r, (uint64_t)len);
-	pl_put_i64(&r, ram_page((uintptr_t)buf));
-	pl_rec_end(&r);
-}
-
-/* the iovecs of a transfer of @done bytes at @off, one line each */
+/* a transfer of @done bytes on @fd, if an image's: one line an iovec */
 static void log_iov(const char *kind, uint64_t t, int fd, const struct iovec *iov, int cnt,
 		    off_t off, size_t done)
 {
-	int c = classify(fd), i;
-	if (c < FD_IMAGE)
-		return;
-	for (i = 0; i < cnt && done > 0; i++) {
-		size_t l = iov[i].iov_len < done ? iov[i].iov_len : done;
-		if (l)
-			log_io(kind, t, c, iov[i].iov_base, l, off);
-		off += (off_t)l;
-		done -= l;
-	}
+	int c = classify(fd);
+	if (c >= FD_IMAGE)
+		pl_log_iov(kind, t, c - FD_IMAGE, iov, cnt, off, done);
+}
+
+/* one buffer: pread, pwrite and the like */
+static void log_buf(const char *kind, uint64_t t, int fd, const void *buf, ssize_t done, off_t off)
+{
+	struct iovec v = { (void *)(uintptr_t)buf, done > 0 ? (size_t)done : 0 };
+	log_iov(kind, t, fd, &v, 1, off, v.iov_len);
 }
 
 /* whole pages from RAM page @first, @count of them, given back by @how */
@@ -206,7 +171,7 @@ __attribute__((constructor)) static void rec_init(void)
 	const char *ram = getenv("ANONSIM_REC_RAM");
 	const char *mem = getenv("ANONSIM_REC_MEM");
 
-	pl_lock_own_data(&nmaps);
+	pl_lock_own_data(&fd_class);
 	resolve();
 	if (ram && strlen(ram) < sizeof ram_prefix)
 		strcpy(ram_prefix, ram);
@@ -220,15 +185,12 @@ __attribute__((constructor)) static void rec_init(void)
 
 ssize_t pread64(int fd, void *buf, size_t n, off_t off)
 {
-	ssize_t r;
 	uint64_t t;
-	int c;
+	ssize_t r;
 	resolve();
 	t = pl_now_ns();
 	r = real_pread64(fd, buf, n, off);
-	c = classify(fd);
-	if (c >= FD_IMAGE && r > 0)
-		log_io("R", t, c, buf, (size_t)r, off);
+	log_buf("R", t, fd, buf, r, off);
 	return r;
 }
 
@@ -240,29 +202,23 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 /* the fortified pread QEMU calls where it knows the buffer's size */
 ssize_t __pread64_chk(int fd, void *buf, size_t n, off_t off, size_t buflen)
 {
-	ssize_t r;
 	uint64_t t;
-	int c;
+	ssize_t r;
 	resolve();
 	t = pl_now_ns();
 	r = real_pread64_chk(fd, buf, n, off, buflen);
-	c = classify(fd);
-	if (c >= FD_IMAGE && r > 0)
-		log_io("R", t, c, buf, (size_t)r, off);
+	log_buf("R", t, fd, buf, r, off);
 	return r;
 }
 
 ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
 {
-	ssize_t r;
 	uint64_t t;
-	int c;
+	ssize_t r;
 	resolve();
 	t = pl_now_ns();
 	r = real_pwrite64(fd, buf, n, off);
-	c = classify(fd);
-	if (c >= FD_IMAGE && r > 0)
-		log_io("W", t, c, buf, (size_t)r, off);
+	log_buf("W", t, fd, buf, r, off);
 	return r;
 }
 
@@ -333,9 +289,9 @@ static void log_iocb(uint64_t t, const struct iocb *cb)
 		for (i = 0; i < n; i++)
 			all += iov[i].iov_len;
 		log_iov(kind, t, (int)cb->aio_fildes, iov, n, (off_t)cb->aio_offset, all);
-	} else if (cb->aio_nbytes) {
-		log_io(kind, t, c, (const void *)(uintptr_t)cb->aio_buf,
-		       (size_t)cb->aio_nbytes, (off_t)cb->aio_offset);
+	} else {
+		log_buf(kind, t, (int)cb->aio_fildes, (const void *)(uintptr_t)cb->aio_buf,
+			(ssize_t)cb->aio_nbytes, (off_t)cb->aio_offset);
 	}
 }
 
@@ -402,8 +358,9 @@ static void log_sqe(uint64_t t, const struct io_uring_sqe *sqe)
 		for (i = 0; i < sqe->len; i++)
 			all += iov[i].iov_len;
 		log_iov(kind, t, sqe->fd, iov, (int)sqe->len, (off_t)sqe->off, all);
-	} else if (sqe->len) {
-		log_io(kind, t, c, (const void *)(uintptr_t)sqe->addr, sqe->len, (off_t)sqe->off);
+	} else {
+		log_buf(kind, t, sqe->fd, (const void *)(uintptr_t)sqe->addr, (ssize_t)sqe->len,
+			(off_t)sqe->off);
 	}
 }
 
@@ -444,17 +401,9 @@ static int do_fallocate(int (*real)(int, int, off_t, off_t), int fd, int mode, o
 	if (r != 0)
 		return r;
 	c = classify(fd);
-	if (c >= FD_IMAGE) {
-		struct rec rc;
-		int f = c - FD_IMAGE;
-		pl_rec_start_at(&rc, "A", t);
-		pl_put_u64(&rc, (uint64_t)pl_file_dev[f]);
-		pl_put_u64(&rc, (uint64_t)f);
-		pl_put_u64(&rc, (uint64_t)off);
-		pl_put_u64(&rc, (uint64_t)len);
-		pl_put_u64(&rc, (uint64_t)(unsigned)mode);
-		pl_rec_end(&rc);
-	} else if (c == FD_RAM && (mode & FALLOC_FL_PUNCH_HOLE)) {
+	if (c >= FD_IMAGE)
+		pl_log_fallocate(t, c - FD_IMAGE, off, len, mode);
+	else if (c == FD_RAM && (mode & FALLOC_FL_PUNCH_HOLE)) {
 		uint64_t first = ((uint64_t)off + PAGE - 1) / PAGE;
 		uint64_t end = ((uint64_t)off + (uint64_t)len) / PAGE;
 		if (end > first)
@@ -481,14 +430,14 @@ int madvise(void *addr, size_t len, int advice)
 	uintptr_t a = (uintptr_t)addr, end = a + len;
 	uint64_t t;
 	int r, saved;
-	const struct map *m;
+	const struct pl_map *m;
 
 	resolve();
 	t = pl_now_ns();
 	r = real_madvise(addr, len, advice);
 	saved = errno;
 	if (r == 0 && (advice == MADV_DONTNEED || advice == MADV_REMOVE) &&
-	    (m = find_map(a)) != NULL) {
+	    (m = pl_map_find(a)) != NULL) {
 		/* the whole pages of the range inside the one mapping */
 		uintptr_t lo = (a - m->addr + PAGE - 1) / PAGE * PAGE;
 		uintptr_t hi = (end < m->addr + m->len ? end : m->addr + m->len) - m->addr;
@@ -511,19 +460,7 @@ void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	if (p != MAP_FAILED && fd >= 0 && !(flags & MAP_ANONYMOUS) && classify(fd) == FD_RAM) {
 		struct rec r;
 		struct stat st;
-		/* QEMU maps its RAM from the main thread while it sets up: one
-		 * writer; readers skip slots of length 0 */
-		int i, n = __atomic_load_n(&nmaps, __ATOMIC_ACQUIRE);
-		for (i = 0; i < n; i++)
-			if (maps[i].len == 0)
-				break;
-		if (i < MAX_MAPS) {
-			maps[i].addr = (uintptr_t)p;
-			maps[i].off = off;
-			__atomic_store_n(&maps[i].len, len, __ATOMIC_RELEASE);
-			if (i == n)
-				__atomic_store_n(&nmaps, n + 1, __ATOMIC_RELEASE);
-		}
+		pl_map_add((uintptr_t)p, len, off);
 		pl_rec_start_at(&r, "M", 0);
 		pl_put_u64(&r, (uint64_t)(uintptr_t)p);
 		pl_put_u64(&r, (uint64_t)len);
@@ -541,22 +478,11 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 
 int munmap(void *addr, size_t len)
 {
-	uintptr_t a = (uintptr_t)addr;
-	int i, n, hit = 0;
 	resolve();
-	n = __atomic_load_n(&nmaps, __ATOMIC_ACQUIRE);
-	for (i = 0; i < n; i++) {
-		size_t l = __atomic_load_n(&maps[i].len, __ATOMIC_ACQUIRE);
-		if (l && a < maps[i].addr + l && maps[i].addr < a + len) {
-			hit = 1;
-			if (a <= maps[i].addr && maps[i].addr + l <= a + len)
-				__atomic_store_n(&maps[i].len, 0, __ATOMIC_RELEASE);
-		}
-	}
-	if (hit) {
+	if (pl_map_remove((uintptr_t)addr, len)) {
 		struct rec r;
 		pl_rec_start_at(&r, "U", 0);
-		pl_put_u64(&r, (uint64_t)a);
+		pl_put_u64(&r, (uint64_t)(uintptr_t)addr);
 		pl_put_u64(&r, (uint64_t)len);
 		pl_rec_end(&r);
 	}
