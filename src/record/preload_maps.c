@@ -8,6 +8,7 @@
 #include "preload_maps.h"
 #include "preload_log.h"
 
+#include <sys/stat.h>
 #include <sys/uio.h>
 
 #define MAX_MAPS 512
@@ -43,6 +44,30 @@ int pl_map_remove(uintptr_t a, size_t len)
 		}
 	}
 	return hit;
+}
+
+void pl_map_logged(uintptr_t addr, size_t len, off_t off, int fd)
+{
+	struct rec r;
+	struct stat st;
+	pl_map_add(addr, len, off);
+	pl_rec_start_at(&r, "M", 0);
+	pl_put_u64(&r, (uint64_t)addr);
+	pl_put_u64(&r, (uint64_t)len);
+	pl_put_u64(&r, (uint64_t)off);
+	pl_put_u64(&r, fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0);
+	pl_rec_end(&r);
+}
+
+void pl_unmap_logged(uintptr_t addr, size_t len)
+{
+	struct rec r;
+	if (!pl_map_remove(addr, len))
+		return;
+	pl_rec_start_at(&r, "U", 0);
+	pl_put_u64(&r, (uint64_t)addr);
+	pl_put_u64(&r, (uint64_t)len);
+	pl_rec_end(&r);
 }
 
 const struct pl_map *pl_map_find(uintptr_t a)

@@ -22,6 +22,10 @@ void pl_map_add(uintptr_t addr, size_t len, off_t off);
 int pl_map_remove(uintptr_t addr, size_t len);
 /* the mapping holding address @a, newest first, or NULL */
 const struct pl_map *pl_map_find(uintptr_t a);
+/* pl_map_add and its line "T M PID ADDR LEN OFF INODE" (@fd the file) */
+void pl_map_logged(uintptr_t addr, size_t len, off_t off, int fd);
+/* pl_map_remove and, when it overlapped, "T U PID ADDR LEN" */
+void pl_unmap_logged(uintptr_t addr, size_t len);
 /* file page (offset / 4096) of address @a, or -1 */
 int64_t pl_map_page(uintptr_t a);
 

@@ -256,16 +256,8 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	p = real_mmap(addr, len, prot, flags, fd, off);
 	if (p != MAP_FAILED && fd >= 0 && !(flags & MAP_ANONYMOUS) &&
 	    classify(fd) == FD_PHYSMEM) {
-		struct rec r;
-		struct stat st;
 		/* only UML's kernel thread maps and unmaps: one writer */
-		pl_map_add((uintptr_t)p, len, off);
-		pl_rec_start_at(&r, "M", 0);
-		pl_put_u64(&r, (uint64_t)(uintptr_t)p);
-		pl_put_u64(&r, (uint64_t)len);
-		pl_put_u64(&r, (uint64_t)off);
-		pl_put_u64(&r, fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0);
-		pl_rec_end(&r);
+		pl_map_logged((uintptr_t)p, len, off, fd);
 	}
 	return p;
 }
@@ -278,13 +270,7 @@ void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 int munmap(void *addr, size_t len)
 {
 	resolve();
-	if (pl_map_remove((uintptr_t)addr, len)) {
-		struct rec r;
-		pl_rec_start_at(&r, "U", 0);
-		pl_put_u64(&r, (uint64_t)(uintptr_t)addr);
-		pl_put_u64(&r, (uint64_t)len);
-		pl_rec_end(&r);
-	}
+	pl_unmap_logged((uintptr_t)addr, len);
 	return real_munmap(addr, len);
 }
 
