@@ -4,7 +4,7 @@
  * (see preload_log.h): nothing here takes a lock or uses stdio.
  */
 #define _GNU_SOURCE
-#include "preload_log.h"
+#include "record/preload_log.h"
 
 #include <errno.h>
 #include <fcntl.h>

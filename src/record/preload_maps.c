@@ -5,8 +5,8 @@
  * up); readers skip slots of length 0, and a slot's length is stored
  * last, with release order.
  */
-#include "preload_maps.h"
-#include "preload_log.h"
+#include "record/preload_maps.h"
+#include "record/preload_log.h"
 
 #include <sys/stat.h>
 #include <sys/uio.h>

@@ -34,8 +34,8 @@
  *                                  which frees nothing of a shared file)
  */
 #define _GNU_SOURCE
-#include "../preload_log.h"
-#include "../preload_maps.h"
+#include "record/preload_log.h"
+#include "record/preload_maps.h"
 
 #include <dlfcn.h>
 #include <errno.h>

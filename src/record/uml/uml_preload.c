@@ -35,8 +35,8 @@
  * time the call started: a residency sample that saw its data came later.
  */
 #define _GNU_SOURCE
-#include "../preload_log.h"
-#include "../preload_maps.h"
+#include "record/preload_log.h"
+#include "record/preload_maps.h"
 
 #include <dlfcn.h>
 #include <errno.h>
