@@ -323,4 +323,5 @@ hl_readahead_kb() {	# FILE
 	for _f in /sys/class/bdi/$_mm/read_ahead_kb /sys/dev/block/$_mm/queue/read_ahead_kb; do
 		[ -r "$_f" ] && { cat "$_f"; return 0; }
 	done
+	return 0
 }
