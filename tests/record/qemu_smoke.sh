@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Record a real QEMU guest (TCG, the Debian cloud kernel, a busybox
-# initramfs) reading a 4 MiB file of an ext4 disk, end to end: the trace
-# passes anonsim's own check, holds the guest's reads with their pages in
-# its RAM, exactly the file's bytes read from the file's blocks, and the
-# footprint, which replay matches for RAM; and the set-ups the recorder
-# cannot record are refused with exit status 4.
+# initramfs) reading a 4 MiB file of an ext4 disk, then freeing it, end
+# to end: the trace passes anonsim's own check, holds the guest's reads
+# with their pages in its RAM, exactly the file's bytes read from the
+# file's blocks, the RAM free page reporting gave back once the guest
+# dropped its caches, and the footprint, which replay matches for RAM;
+# and the set-ups the recorder cannot record are refused with exit
+# status 4.
 # Skips (77) when not on Linux, or qemu-system-x86_64, the image tools or
 # the kernel package are missing; with QEMU_REQUIRED=1 each of those is a
 # failure instead.  As root (and not ANONSIM_TESTS_UNPRIVILEGED=1) QEMU
@@ -82,8 +84,9 @@ nice -n 10 sh "$rec/uml/anonsim-record" --vmm qemu --tools "$tools" --timeout 50
 	qemu-system-x86_64 -nodefaults -no-user-config -display none -serial stdio -no-reboot \
 	-accel tcg,tb-size=64 -object memory-backend-memfd,id=m,size=256M \
 	-machine q35,memory-backend=m -m 256M \
-	-kernel "$g/vmlinuz" -initrd "$g/initrd.img" -append "console=ttyS0 quiet panic=-1" \
+	-kernel "$g/vmlinuz" -initrd "$g/initrd.img" -append "console=ttyS0 quiet panic=-1 anonsim.wait=3" \
 	-drive file="$g/disk.img",format=raw,if=virtio,cache=writeback,aio=threads \
+	-device virtio-balloon-pci,free-page-reporting=on \
 	>"$tmp/rec.out" 2>"$tmp/rec.err" &
 recorder=$!
 wait "$recorder"
@@ -133,6 +136,9 @@ expect_match "$(printf '%s\n' "$body" | awk -v bl="$tmp/blocks" '
 	BEGIN { while ((getline b < bl) > 0) blk[b] = 1 }
 	$2 == "phase" { ph = $3 }
 	$2 == "read" && (int($4 / 4096) in blk) { print ph }' | sort -u | tr '\n' ' ')" '^boot-done $'
+# free page reporting: RAM given back (punched) after the guest dropped
+# its caches, about 2 s after, in the 3 s before work-done
+expect_match "$(printf '%s\n' "$body" | awk '$2 == "phase" { ph = $3 } $2 == "discard" { print ph }' | sort -u | tr '\n' ' ')" '^read-done $'
 # the footprint at the end: RAM, and the page cache holds the file at least
 expect_match "$(printf '%s\n' "$body" | tail -n 2 | awk '{ print $2, $3 }' | tr '\n' ' ')" \
 	'^footprint tmpfs footprint cache:disk0 $'
