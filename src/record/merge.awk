@@ -21,7 +21,9 @@
 # by name, joined by |), nothing when there were none; leftout, a file:
 # pass 1 writes there "READS WRITES BYTES" of the transfers whose buffer
 # lay outside physical memory (their pages are not known), nothing when
-# there were none.
+# there were none; hole_pages, for a QEMU guest whose RAM is split by the
+# 4 GiB line: the guest pages of the hole below it, which the guest's
+# page numbers at and above 4 GiB (page 1048576) skip.
 # The preload log's D lines (qemu_preload.c) are pages the VMM gave back
 # to the host: a discard of the pages the host has, after which a page
 # seen resident again is a touch. MADV_DONTNEED of a shared mapping (HOW
@@ -53,9 +55,15 @@ pass != 2 && FILENAME ~ /host\.log$/ {
 			print us($1), 2, "resident", $3, c
 		}
 	} else if ($2 == "C") {
-		if ($3 == "@anonsim" && ($4 == "F" || $4 == "A") && $5 < mem_pages) {
-			c = $5 + $6 > mem_pages ? mem_pages - $5 : $6
-			print us($1), 3, ($4 == "F" ? "gfree" : "greuse"), $5, c
+		p = $5
+		# a QEMU guest's RAM above 4 GiB continues the file after the hole
+		if (hole_pages && p >= 1048576)
+			p -= hole_pages
+		else if (hole_pages && p >= 1048576 - hole_pages)
+			p = mem_pages	# in the hole: no RAM
+		if ($3 == "@anonsim" && ($4 == "F" || $4 == "A") && p < mem_pages) {
+			c = p + $6 > mem_pages ? mem_pages - p : $6
+			print us($1), 3, ($4 == "F" ? "gfree" : "greuse"), p, c
 		} else if ($3 == "anonsim-phase" && $4 ~ /^[A-Za-z0-9_.-]+$/) {
 			print us($1), 4, "phase", $4
 			if (until != "" && $4 == until && cut == "")

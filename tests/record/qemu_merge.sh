@@ -43,6 +43,26 @@ expect_match "$(tr '\n' '|' <"$tmp/events")" \
 expect_match "$(cat "$tmp/leftout")" '^1 1 4608$'
 [ ! -s "$tmp/falloc" ] || fail "fallocate calls counted where there were none: $(cat "$tmp/falloc")"
 
+# RAM split by the 4 GiB line (3 GiB on q35: 2 GiB below, 1 GiB from 4
+# GiB on, a hole of 524288 pages): the guest's frees above the line are
+# the file's pages after the hole, those inside the hole no RAM
+mkdir "$tmp/split"
+cat >"$tmp/split/host.log" <<'EOF'
+1000000000 S
+1000100000 I 42
+1001000000 N 524290 4
+1002000000 C @anonsim F 1048578 2
+1002000000 C @anonsim F 600000 1
+1002000000 C @anonsim F 524290 1
+EOF
+: >"$tmp/split/io.log"
+awk -v mem_pages=786432 -v filetab="$filetab" -v hole_pages=524288 \
+	-f "$top_srcdir/src/record/merge.awk" "$tmp/split/host.log" "$tmp/split/io.log" 2>"$tmp/err" |
+	sort -n -k1,1 -k2,2 -s |
+	awk -v mem_pages=786432 -v filetab="$filetab" -v pass=2 -f "$top_srcdir/src/record/merge.awk" \
+	>"$tmp/events2" || fail "merge.awk failed: $(cat "$tmp/err")"
+expect_match "$(tr '\n' '|' <"$tmp/events2")" '^1000 touch 524290 4\|2000 free 524290 2\|$'
+
 # the trace those events make is a valid version 2 trace
 {
 	printf 'anonsim-trace 2\npage-size 4096\nmemory 1048576\n'
