@@ -165,7 +165,7 @@ for spec in $files; do
 	echo "data/$name" >>"$d/files"
 	total=$((total + bytes))
 done
-[ -n "$disk_size" ] || disk_size=$(( (total / 1048576 + 16) ))M
+[ -n "$disk_size" ] || disk_size=$((total / 1048576 + 16))M
 rm -f "$out/disk.img"
 # 4 KiB blocks (1 KiB blocks give sub-page reads); tables written now, so
 # that the guest's lazy init writes none
