@@ -16,7 +16,9 @@ cd "$(dirname "$0")"
 RUN_PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev gnuplot-nox"
 # What the tests add: Check for the unit tests, clang for the fuzzers,
 # user-mode-linux and the image tools for the recording smoke test and the
-# real density run (debootstrap for its Debian images), strace for the
+# real density run (debootstrap for its Debian images), qemu-system-x86
+# for the QEMU recorder's smoke test (its guest's kernel is fetched with
+# apt-get download), strace for the
 # strace recorder's test, GNU parallel and jq
 # for the sweep's job test, valgrind for make check-valgrind, gcovr for make
 # coverage, the 6.1 kernel source and what building it needs for make
@@ -24,7 +26,7 @@ RUN_PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev gn
 # bash-completion to load the installed completion as bash does, debhelper
 # and autopkgtest for make deb and make deb-test (the Debian packages),
 # python3-jsonschema to hold every --json to its schema.
-TEST_PACKAGES="check clang libclang-rt-14-dev user-mode-linux e2fsprogs busybox-static
+TEST_PACKAGES="check clang libclang-rt-14-dev user-mode-linux qemu-system-x86 e2fsprogs busybox-static
 debootstrap strace parallel jq valgrind gcovr linux-source-6.1 flex bison bc xz-utils groff-base
 bash-completion debhelper autopkgtest python3-jsonschema perl"
 

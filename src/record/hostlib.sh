@@ -309,3 +309,19 @@ hl_cleanup() {
 	hl_scratch=
 	hl_damon_resume
 }
+
+# A disk image's backing identity for a trace header: sha256 of its first
+# MiB and its size, an opaque word.
+hl_identity() {	# FILE
+	{ head -c 1048576 "$1"; stat -L -c %s "$1"; } | sha256sum | cut -c1-64
+}
+
+# read_ahead_kb of the block device FILE lies on, or nothing.
+hl_readahead_kb() {	# FILE
+	_dev=$(stat -L -c %d "$1")
+	_mm="$((_dev >> 8)):$((_dev & 255))"
+	for _f in /sys/class/bdi/$_mm/read_ahead_kb /sys/dev/block/$_mm/queue/read_ahead_kb; do
+		[ -r "$_f" ] && { cat "$_f"; return 0; }
+	done
+	return 0
+}

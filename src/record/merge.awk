@@ -18,7 +18,16 @@
 # preload log's fallocate calls (the trace has no event for them), one
 # line "CALLS PAGES MODE COUNT [MODE COUNT...]" (PAGES: the whole 4 KiB
 # pages of the image files the calls covered; MODE: the FALLOC_FL_* flags
-# by name, joined by |), nothing when there were none.
+# by name, joined by |), nothing when there were none; leftout, a file:
+# pass 1 writes there "READS WRITES BYTES" of the transfers whose buffer
+# lay outside physical memory (their pages are not known), nothing when
+# there were none; hole_pages, for a QEMU guest whose RAM is split by the
+# 4 GiB line: the guest pages of the hole below it, which the guest's
+# page numbers at and above 4 GiB (page 1048576) skip.
+# The preload log's D lines (qemu_preload.c) are pages the VMM gave back
+# to the host: a discard of the pages the host has, after which a page
+# seen resident again is a touch. MADV_DONTNEED of a shared mapping (HOW
+# N) frees nothing of the file: not a discard.
 
 function us(t) { t = int((t - start) / 1000); return t < 0 ? 0 : t }
 
@@ -46,9 +55,15 @@ pass != 2 && FILENAME ~ /host\.log$/ {
 			print us($1), 2, "resident", $3, c
 		}
 	} else if ($2 == "C") {
-		if ($3 == "@anonsim" && ($4 == "F" || $4 == "A") && $5 < mem_pages) {
-			c = $5 + $6 > mem_pages ? mem_pages - $5 : $6
-			print us($1), 3, ($4 == "F" ? "gfree" : "greuse"), $5, c
+		p = $5
+		# a QEMU guest's RAM above 4 GiB continues the file after the hole
+		if (hole_pages && p >= 1048576)
+			p -= hole_pages
+		else if (hole_pages && p >= 1048576 - hole_pages)
+			p = mem_pages	# in the hole: no RAM
+		if ($3 == "@anonsim" && ($4 == "F" || $4 == "A") && p < mem_pages) {
+			c = p + $6 > mem_pages ? mem_pages - p : $6
+			print us($1), 3, ($4 == "F" ? "gfree" : "greuse"), p, c
 		} else if ($3 == "anonsim-phase" && $4 ~ /^[A-Za-z0-9_.-]+$/) {
 			print us($1), 4, "phase", $4
 			if (until != "" && $4 == until && cut == "")
@@ -99,7 +114,12 @@ pass != 2 && ($2 == "R" || $2 == "W") {
 		if (off < foff[fi]) { meta++; next }	# COW header and bitmap
 		off -= foff[fi]
 	}
-	if (page < 0 || page >= mem_pages) { outside++; next }
+	if (page < 0 || page >= mem_pages) {
+		outside++
+		if ($2 == "R") out_r++; else out_w++
+		out_bytes += len
+		next
+	}
 	# UML's own probe of an image's header at open (4136 bytes at 0):
 	# rounded out to whole sectors, since it does pass through the host
 	# page cache
@@ -140,11 +160,23 @@ pass != 2 && $2 == "A" {
 	next
 }
 
+pass != 2 && $2 == "D" {
+	if ($6 == "N" || $4 >= mem_pages)
+		next
+	c = $4 + $5 > mem_pages ? mem_pages - $4 : $5
+	print us($1), 1, "discard", $4, c
+	next
+}
+
 pass != 2 { next }
 
 END {
 	if (pass != 2 && (meta || outside || probe))
 		printf "anonsim-record: left out %d copy-on-write metadata transfers, %d transfers outside physical memory; %d header probes rounded to sectors\n", meta + 0, outside + 0, probe + 0 > "/dev/stderr"
+	if (pass != 2 && outside && leftout != "") {
+		printf "%d %d %d\n", out_r, out_w, out_bytes > leftout
+		close(leftout)
+	}
 	if (pass != 2 && nfalloc && fallocate != "") {
 		printf "%d %d", nfalloc, falloc_pages > fallocate
 		for (i = 1; i <= nfmodes; i++)
@@ -188,6 +220,11 @@ pass == 2 {
 		for (p = $4; p < $4 + $5; p++)
 			if (freed[p]) { freed[p] = 0; add_run("touch", p) }
 		flush_run("touch")
+	} else if (k == "discard") {
+		rn = 0
+		for (p = $4; p < $4 + $5; p++)
+			if (res[p]) { res[p] = 0; freed[p] = 0; add_run("discard", p) }
+		flush_run("discard")
 	} else if (k == "mmap") {
 		print t, "mmap", $4, $5, $6
 	} else if (k == "munmap") {

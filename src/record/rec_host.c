@@ -21,7 +21,11 @@
  *                                     it, "READS PAGES" of the file cached
  *
  * ANONSIM_REC_MEM (bytes of UML memory) tells the physical-memory file from
- * UML's smaller temporary files.  ANONSIM_REC_MEMCG names a memory cgroup
+ * UML's smaller temporary files.  ANONSIM_REC_SHM names where the file is:
+ * a deleted file whose path starts so (default /dev/shm/; QEMU's memfd
+ * is "/memfd:memory-backend-memfd (deleted)"), or the file of that path.
+ * With ANONSIM_REC_REFAULT set, a page that leaves the file (a VMM that
+ * punches holes in it) and comes back is logged again.  ANONSIM_REC_MEMCG names a memory cgroup
  * (v1) without limit: UML runs in it, and every INTERVAL_MS the memory
  * it charges beyond page cache and tmpfs (memory.usage_in_bytes less
  * memory.stat's cache: anonymous and kernel memory of UML's host
@@ -191,8 +195,10 @@ static int find_physmem(pid_t pid)
 		if (n <= 10)
 			continue;
 		target[n] = 0;
-		if (strncmp(target, shm_dir, strlen(shm_dir)) != 0 ||
-		    strcmp(target + n - 10, " (deleted)") != 0)
+		/* a deleted file under shm_dir, or the file shm_dir names */
+		if (strcmp(target, shm_dir) != 0 &&
+		    (strncmp(target, shm_dir, strlen(shm_dir)) != 0 ||
+		     strcmp(target + n - 10, " (deleted)") != 0))
 			continue;
 		if (stat(link, &st) == 0 && st.st_size >= min_size &&
 		    st.st_size > best_size) {
@@ -222,6 +228,7 @@ static void log_console(const char *line, size_t n, uint64_t t)
 }
 
 static unsigned char *vec, *seen;
+static int refault;	/* ANONSIM_REC_REFAULT: pages can leave the file */
 static size_t vec_pages;
 
 /* One residency sample: log the file's pages resident for the first time. */
@@ -249,7 +256,12 @@ static void sample(int physfd)
 		if (i < pages && (vec[i] & 1) && !seen[i]) {
 			seen[i] = 1;
 			run++;
-		} else if (run) {
+			continue;
+		}
+		/* given back to the host (a punched hole): the next use is new */
+		if (i < pages && refault && !(vec[i] & 1))
+			seen[i] = 0;
+		if (run) {
 			fprintf(logfp, "%llu N %zu %zu\n", (unsigned long long)ts, i - run, run);
 			run = 0;
 		}
@@ -342,6 +354,7 @@ static int cmd_run(int argc, char **argv)
 	setvbuf(con, NULL, _IOLBF, 0);
 	if (getenv("ANONSIM_REC_SHM"))
 		shm_dir = getenv("ANONSIM_REC_SHM");
+	refault = getenv("ANONSIM_REC_REFAULT") != NULL;
 	if (getenv("ANONSIM_REC_MEM"))
 		min_size = (off_t)atoll(getenv("ANONSIM_REC_MEM"));
 	if (pipe2(pfd, O_CLOEXEC) != 0)
