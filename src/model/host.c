@@ -80,6 +80,7 @@ void host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
 	h->swap_pages = swap_pages;
 	h->policy = policy;
 	h->first_swap_out_us = -1;
+	h->stats.at_us = -1;
 	h->gen = 1;
 	h->geom = geom;
 	if (swap_pages)
@@ -352,10 +353,35 @@ void host_note_activate(struct host *h, uint64_t nr)
 	h->active_file += nr;
 }
 
-/* inactive_is_low(): inactive * int_sqrt(10 * GB of the list) < active. */
+/* FLUSH_TIME: 2 * HZ */
+#define STATS_FLUSH_US 2000000
+
+/*
+ * The statistics reclaim reads, flushed when they are 2 s old.  The
+ * kernel's flusher runs every 2 s of wall-clock time, unaligned with the
+ * trace's clock: the model flushes at the first reclaim 2 s after the
+ * last flush (mem_cgroup_flush_stats_ratelimited() in
+ * prepare_scan_control()), so that statistics a reclaim reads are 0 to
+ * 2 s old, as the kernel's are.  A flush at fixed 2 s ticks of trace time
+ * instead met the fitted half less well (density 13 of 15 against 14,
+ * swap 11 against 13).
+ */
+static void stats_flush(struct host *h)
+{
+	if (h->stats.at_us >= 0 && (int64_t)h->now_us - h->stats.at_us < STATS_FLUSH_US)
+		return;
+	h->stats.at_us = (int64_t)h->now_us;
+	h->stats.inactive_file = inactive_file(h);
+	h->stats.active_file = h->active_file;
+}
+
+/*
+ * inactive_is_low(): inactive * int_sqrt(10 * GB of the list) < active,
+ * on the statistics of the last flush.
+ */
 static bool inactive_file_is_low(const struct host *h)
 {
-	uint64_t inactive = inactive_file(h), active = h->active_file;
+	uint64_t inactive = h->stats.inactive_file, active = h->stats.active_file;
 	uint64_t gb = (inactive + active) >> 18, ratio = 1;
 
 	if (gb)
@@ -506,6 +532,7 @@ static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 
 	if (nr_to_reclaim < SWAP_CLUSTER_MAX)
 		nr_to_reclaim = SWAP_CLUSTER_MAX;
+	stats_flush(h);
 	for (prio = DEF_PRIORITY; prio >= 0 && reclaimed < nr_to_reclaim; prio--) {
 		/* prepare_scan_control() and get_scan_count() */
 		uint64_t anon = h->pages[CAT_TMPFS] + h->host_anon;
@@ -521,8 +548,8 @@ static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 			sb = SCAN_FILE;
 		else if (!prio)
 			sb = SCAN_EQUAL;
-		else if ((size[1] >> prio) && !deact)
-			sb = SCAN_FILE;		/* cache_trim_mode */
+		else if ((h->stats.inactive_file >> prio) && !deact)
+			sb = SCAN_FILE;		/* cache_trim_mode, on the statistics */
 		else {
 			uint64_t total = h->anon_cost + h->file_cost;
 			uint64_t ac = total + h->anon_cost, fc = total + h->file_cost;

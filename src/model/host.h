@@ -117,6 +117,16 @@ struct host {
 	/* `modern` : the kernel's LRU balance, mm/vmscan.c */
 	uint64_t active_file;		/* pages on LRU_ACTIVE */
 	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
+	/*
+	 * The memory cgroup's statistics as reclaim's heuristics read them
+	 * (inactive_is_low(), cache_trim_mode): list sizes as of their last
+	 * flush, which comes at most every 2 s (FLUSH_TIME); the scan sizes
+	 * themselves are exact (lruvec_lru_size()).
+	 */
+	struct {
+		int64_t at_us;		/* the last flush; -1: none yet */
+		uint64_t inactive_file, active_file;
+	} stats;
 
 	struct pagecache **caches;	/* by id */
 	unsigned nr_caches;
