@@ -96,6 +96,9 @@ recorder=
 [ -s "$tmp/q.trace.gz" ] || { fail "no trace written"; finish; }
 gzip -dc "$tmp/q.trace.gz" >"$tmp/q.trace"
 t=$tmp/q.trace
+# the kept logs merge again into the same trace (--from-logs)
+expect_status 0 sh "$rec/uml/anonsim-record" --vmm qemu --from-logs "$tmp/raw" -o "$tmp/again.trace"
+cmp -s "$t" "$tmp/again.trace" || fail "--from-logs of the kept logs wrote another trace"
 
 # the header, exactly
 version=$(qemu-system-x86_64 --version | sed -n '1s/.*version \([0-9]*\.[0-9]*\).*/\1/p')
