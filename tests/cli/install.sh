@@ -71,7 +71,7 @@ done
 	sed -e 's|^\./||' -e 's|^calibration/||' -e 's|\.trace\.gz$||' | sort >shipped
 expect_status 0 env ANONSIM_DATADIR="$data" "$anonsim" trace list --csv
 printf '%s\n' "$out" | awk -F, 'NR > 1 && $2 ~ /\.trace\.gz$/ { print $1 }' | sort >listed
-[ "$(wc -l <shipped)" -eq 13 ] || fail "the source tree has $(wc -l <shipped) traces, not 13"
+[ "$(wc -l <shipped)" -eq 18 ] || fail "the source tree has $(wc -l <shipped) traces, not 18"
 diff shipped listed >&2 || fail "trace list of the installed data: not the shipped traces"
 expect_status 0 env ANONSIM_DATADIR="$data" "$anonsim" trace check tmpfs-churn
 [ "$out" = "$data/traces/calibration/tmpfs-churn.trace.gz: ok, 1336 events" ] ||

@@ -40,7 +40,7 @@ expect_status 2 "$ANONSIM" fidelity -q debian-boot-65M
 expect_status 0 "$ANONSIM" selftest -q
 [ "$(printf '%s\n' "$out" | grep -c '^ok ')" -eq 8 ] || fail "selftest -q: $out"
 expect_status 0 "$ANONSIM" trace list -q --csv
-[ "$(printf '%s\n' "$out" | grep -c "^[A-Za-z0-9-]*,$src/traces/")" -eq 13 ] || fail "trace list -q: $out"
+[ "$(printf '%s\n' "$out" | grep -c "^[A-Za-z0-9-]*,$src/traces/")" -eq 18 ] || fail "trace list -q: $out"
 expect_status 0 "$ANONSIM" trace gen -q "$src/traces/woody-2004.profile" woody.trace
 [ "$out" = "woody.trace: 4388 events, 1792 pages read, 2525 touched, 0 freed, 4277 physical pages used" ] ||
 	fail "trace gen -q: $out"

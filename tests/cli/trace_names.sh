@@ -93,7 +93,7 @@ rm debian-boot-64M debian-boot-64M.trace.gz
 	fail "trace check in traces/ failed: $(cat "$tmp/e")"
 [ -s "$tmp/e" ] && fail "trace check in traces/ said: $(cat "$tmp/e")"
 
-# anonsim trace list: thirteen traces, recorded then calibration, by name;
+# anonsim trace list: eighteen traces, recorded then calibration, by name;
 # events as traces/README.md counts them, durations as trace stat gives
 expect_status 0 "$ANONSIM" trace list --csv
 printf '%s\n' "$out" >list.csv
@@ -109,6 +109,11 @@ debian-files-64M 34578 14.693693
 debian-install-128M 37862 31.646765
 debian-reread-64M 27545 19.5149
 debian-tmpfs-64M 13368 30.26104
+qemu-debian-compile-1G 120715 267.818147
+qemu-debian-files-256M 12049 38.263724
+qemu-debian-install-512M 26405 51.873334
+qemu-debian-reread-256M 7927 26.883085
+qemu-debian-tmpfs-256M 9406 50.602381
 random-reads 6416 20.225
 seq-stream 10531 22.58
 shared-reread 804 14.148
@@ -129,13 +134,13 @@ expect_match "$out" "^  file      $src/traces/calibration/tmpfs-churn\\.trace\\.
 expect_match "$out" '^  recorder  bench/calibrate/shapes\.sh shape=tmpfs-churn$'
 expect_match "$out" '^  note      copy-on-write layer of ubda: data at byte 270336'
 expect_match "$out" '^How each was recorded or made: .*/traces/README\.md$'
-[ "$(printf '%s\n' "$out" | grep -c ' MiB of memory, ')" -eq 13 ] || fail "trace list: not 13 traces"
+[ "$(printf '%s\n' "$out" | grep -c ' MiB of memory, ')" -eq 18 ] || fail "trace list: not 18 traces"
 if command -v jq >/dev/null 2>&1; then
 	expect_status 0 "$ANONSIM" trace list --json
 	v=$(printf '%s\n' "$out" | jq -r '[.command, (.traces | length), .traces[1].name,
-		.traces[1].header.memory_bytes, .results[9].name, .results[9].events,
-		.results[9].duration_s] | map(tostring) | join(" ")')
-	[ "$v" = "trace list 13 $shipped 67108864 random-reads 6416 20.225" ] ||
+		.traces[1].header.memory_bytes, .results[14].name, .results[14].events,
+		.results[14].duration_s] | map(tostring) | join(" ")')
+	[ "$v" = "trace list 18 $shipped 67108864 random-reads 6416 20.225" ] ||
 		fail "trace list --json: $v"
 fi
 expect_status 1 "$ANONSIM" trace list debian-boot-64M

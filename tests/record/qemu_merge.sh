@@ -70,4 +70,45 @@ expect_match "$(tr '\n' '|' <"$tmp/events2")" '^1000 touch 524290 4\|2000 free 5
 	cat "$tmp/events"
 } >"$tmp/q.trace"
 expect_status 0 "$ANONSIM" trace check "$tmp/q.trace"
+
+# the driver's --from-logs: a --keep directory (the logs above and the
+# merge.env the recorder writes beside them) merged again, QEMU not run
+mkdir "$tmp/kept"
+cp "$tmp/host.log" "$tmp/io.log" "$tmp/kept/"
+cat >"$tmp/kept/merge.env" <<'EOF'
+memory='1048576'
+hole_pages='0'
+lowmem='2147483648'
+devlines='device disk0 size=65536 backing=sha256:test
+'
+filetab='0 disk0 image 0 7
+'
+names=' disk0'
+direct=''
+qemu_version='7.2.22'
+vmm_version='7.2'
+ra='8192'
+kind='memfd'
+res_ms='10'
+hl_damon_state='none'
+host_mem='none'
+cmdline=' qemu-system-x86_64 -m 1M -append '\''a b'\'''
+notes='kept note
+'
+host_kernel='6.1.0'
+EOF
+drv=$top_srcdir/src/record/qemu/anonsim-record-qemu
+expect_status 0 sh "$drv" --from-logs "$tmp/kept" --note "new note" -o "$tmp/again.trace"
+expect_status 0 "$ANONSIM" trace check "$tmp/again.trace"
+expect_match "$(sed -n '/^events$/q; p' "$tmp/again.trace" | tr '\n' '|')" \
+	"^anonsim-trace 2\|page-size 4096\|memory 1048576\|device disk0 size=65536 backing=sha256:test\|vmm qemu 7.2\|readahead-kb 8192\|recorder anonsim-record host-kernel=6.1.0 qemu=7.2.22 ram=memfd residency-interval-ms=10 guest-interval-ms=none proactive-reclaim=none host-memory=none\|note qemu: qemu-system-x86_64 -m 1M -append 'a b'\|note kept note\|note new note\|note left out: 1 reads and 1 writes"
+sed '1,/^events$/d' "$tmp/again.trace" >"$tmp/again.events"
+cmp -s "$tmp/events" "$tmp/again.events" ||
+	fail "--from-logs merged other events: $(diff "$tmp/events" "$tmp/again.events" | head -n 5)"
+# logs without merge.env, or a QEMU command line besides: refused
+mkdir "$tmp/bare"
+cp "$tmp/host.log" "$tmp/io.log" "$tmp/bare/"
+expect_status 1 sh "$drv" --from-logs "$tmp/bare" -o "$tmp/no.trace"
+expect_status 1 sh "$drv" --from-logs "$tmp/kept" -o "$tmp/no.trace" -- qemu-system-x86_64
+[ ! -e "$tmp/no.trace" ] || fail "a refused --from-logs wrote a trace"
 finish

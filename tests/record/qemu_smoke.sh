@@ -64,6 +64,17 @@ expect_match "$disk_bytes" '^20971520$'	# the file and 16 MiB
 debugfs -R "blocks /data/blob" "$g/disk.img" 2>/dev/null | tr ' ' '\n' | sed '/^$/d' >"$tmp/blocks"
 expect_match "$(grep -c '' "$tmp/blocks")" '^1024$'
 
+# --root: no disk, an initramfs that switch_roots into the Debian image
+# on /dev/vda (what the shipped QEMU traces boot; no QEMU run here)
+expect_status 0 sh "$rec/images/mkguest-qemu.sh" --root --cache "$cache" "$tmp/rootguest"
+[ -s "$tmp/rootguest/vmlinuz" ] && [ ! -e "$tmp/rootguest/disk.img" ] ||
+	fail "mkguest-qemu.sh --root: not a kernel without a disk: $(ls "$tmp/rootguest")"
+mkdir "$tmp/rootfs"
+(cd "$tmp/rootfs" && gzip -dc "$tmp/rootguest/initrd.img" | busybox cpio -i -d 2>/dev/null)
+expect_match "$(cat "$tmp/rootfs/init")" 'exec switch_root /newroot /sbin/anonsim-init'
+expect_match "$(tr '\n' ' ' <"$tmp/rootfs/lib/modules/order")" 'virtio_pci\.ko .*virtio_blk\.ko'
+expect_status 1 sh "$rec/images/mkguest-qemu.sh" --root --file x=4K "$tmp/rootguest2"
+
 # ---- the set-ups it refuses, before anything runs -----------------------------
 qemu="qemu-system-x86_64 -kernel $g/vmlinuz"
 expect_status 4 sh "$rec/uml/anonsim-record" --vmm qemu --tools "$tools" -o "$tmp/no.trace" -- \
@@ -96,6 +107,9 @@ recorder=
 [ -s "$tmp/q.trace.gz" ] || { fail "no trace written"; finish; }
 gzip -dc "$tmp/q.trace.gz" >"$tmp/q.trace"
 t=$tmp/q.trace
+# the kept logs merge again into the same trace (--from-logs)
+expect_status 0 sh "$rec/uml/anonsim-record" --vmm qemu --from-logs "$tmp/raw" -o "$tmp/again.trace"
+cmp -s "$t" "$tmp/again.trace" || fail "--from-logs of the kept logs wrote another trace"
 
 # the header, exactly
 version=$(qemu-system-x86_64 --version | sed -n '1s/.*version \([0-9]*\.[0-9]*\).*/\1/p')

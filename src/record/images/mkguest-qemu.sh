@@ -4,12 +4,14 @@
 # packages: the cloud kernel (apt-get download), a busybox initramfs with
 # the virtio modules, the in-guest page-flags sampler and an init that
 # reads the files of an ext4 disk, and that disk (4 KiB blocks, made by
-# mke2fs -d).  No root needed.
+# mke2fs -d); or, with --root, the kernel and an initramfs that boots a
+# Debian image of mkimage-debian.sh.  No root needed.
 set -eu
 
 usage() {
 	cat <<USAGE
 usage: mkguest-qemu.sh [options] DIR
+       mkguest-qemu.sh --root [--sampler FILE] [--kernel-deb FILE] [--cache DIR] DIR
 
 Writes into DIR: vmlinuz, initrd.img and disk.img, and prints the files
 the disk holds ("PATH BYTES", one a line, in the order the guest reads
@@ -21,6 +23,14 @@ drops its caches, waits anonsim.wait=S seconds of the kernel command
 line (default 1: free page reporting gives back what it freed about 2 s
 later), prints "anonsim-phase work-done" and powers off.
 
+  --root             no disk: the guest's disk /dev/vda is an image of
+                     mkimage-debian.sh or mkimage-works.sh (ext4, its own
+                     sampler and /sbin/anonsim-init); the initramfs loads
+                     the virtio modules, mounts /dev/vda read-write and
+                     switch_roots to /sbin/anonsim-init, which boots with
+                     rcS, runs the work phase the kernel command-line word
+                     anonsim.work=NAME names and powers off.  Writes
+                     vmlinuz and initrd.img only
   --sampler FILE     the static in-guest sampler (kpage-sampler)
   --file NAME=SIZE   a file of SIZE bytes (K, M, G suffixes) of random data
                      on the disk under data/ (repeatable; default
@@ -40,9 +50,10 @@ USAGE
 
 die() { echo "mkguest-qemu.sh: $*" >&2; exit "${2:-1}"; }
 
-sampler= files= disk_size= kdeb= cache= busybox=
+sampler= files= disk_size= kdeb= cache= busybox= root=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--root) root=1; shift ;;
 	--sampler) sampler=$2; shift 2 ;;
 	--file) files="$files $2"; shift 2 ;;
 	--disk-size) disk_size=$2; shift 2 ;;
@@ -56,6 +67,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { usage >&2; exit 1; }
 out=$1
+[ -z "$root" ] || [ -z "$files$disk_size" ] || die "--root makes no disk: --file and --disk-size do not apply"
 [ -n "$files" ] || files=blob=4M
 PATH=$PATH:/sbin:/usr/sbin
 
@@ -148,8 +160,27 @@ sleep "$wait_s"
 echo "anonsim-phase work-done"
 poweroff -f
 INIT
+if [ -n "$root" ]; then
+	cat >"$r/init" <<'INIT'
+#!/bin/sh
+# Boot the Debian image on /dev/vda: its init runs the recorded guest.
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+for m in $(cat /lib/modules/order); do insmod "/lib/modules/$m"; done
+mkdir -p /newroot
+mount -t ext4 /dev/vda /newroot || { echo "initramfs: cannot mount /dev/vda"; poweroff -f; }
+# the image's /dev holds only static nodes: the kernel's devices with it
+mount --move /dev /newroot/dev
+umount /sys /proc
+exec switch_root /newroot /sbin/anonsim-init
+INIT
+fi
 chmod 755 "$r/init"
 (cd "$r" && find . | "$busybox" cpio -o -H newc 2>/dev/null) | gzip -9 -n >"$out/initrd.img"
+
+[ -z "$root" ] || exit 0
 
 # ---- the disk ---------------------------------------------------------------------------
 d=$work/disk
