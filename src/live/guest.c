@@ -554,6 +554,7 @@ int live_guest_event(struct live_guest *g, const struct trace_event *ev,
 	case EV_PHASE:
 	case EV_FOOTPRINT:
 	case EV_HOST:		/* UML's own host processes: not replayed */
+	case EV_REQUEST:	/* its parts are read one by one */
 	case EV_NR_KINDS:
 		break;
 	}
