@@ -162,6 +162,10 @@ struct stat_state {
 	unsigned shift;
 	ull kinds[EV_NR_KINDS];
 	ull touched, freed, discarded, events, first, last;
+	/* version 2: request events, their bytes and the reads that are their parts */
+	ull request_bytes, parts;
+	struct trace_event req;
+	bool req_open;
 	unsigned nr_kinds;	/* the event kinds of the trace's version */
 	struct dev_stat dev[TRACE_MAX_DEVICES];
 };
@@ -202,7 +206,16 @@ static int stat_event(void *arg, const struct trace_event *ev)
 		s->first = ev->time_us;
 	s->last = ev->time_us;
 	s->kinds[ev->kind]++;
+	if (s->req_open && trace_request_part(&s->req, ev))
+		s->parts++;
+	else
+		s->req_open = false;
 	switch (ev->kind) {
+	case EV_REQUEST:
+		s->req = *ev;
+		s->req_open = true;
+		s->request_bytes += ev->length;
+		break;
 	case EV_READ:
 		d = &s->dev[ev->dev];
 		if (!d->seen) {
@@ -270,6 +283,17 @@ static void print_header(FILE *f, const char *path, const struct trace_reader *r
 	fprintf(f, "notes: %u\n", h->notes[0] ? notes + 1 : 0);
 }
 
+/* The reads the host saw: a request is one, its parts none. */
+static ull host_reads(const struct stat_state *s)
+{
+	ull reads = 0;
+	unsigned i;
+
+	for (i = 0; i < s->h->nr_devices; i++)
+		reads += s->dev[i].reads;
+	return reads - s->parts + s->kinds[EV_REQUEST];
+}
+
 /* The sums over every device. */
 static struct dev_stat all_devices(const struct stat_state *s)
 {
@@ -312,8 +336,13 @@ static void stat_table(FILE *f, const char *path, const struct trace_reader *r,
 	fprintf(f, "written: %llu requests, %llu bytes\n", t.writes, t.bytes_written);
 	fprintf(f, "touched: %llu pages\n", s->touched);
 	fprintf(f, "freed: %llu pages\n", s->freed);
-	if (s->nr_kinds > EV_DISCARD)
+	if (s->nr_kinds > EV_DISCARD) {
 		fprintf(f, "discarded: %llu pages\n", s->discarded);
+		fprintf(f, "requests: %llu, %llu bytes, %llu reads their parts\n",
+			s->kinds[EV_REQUEST], s->request_bytes, s->parts);
+		fprintf(f, "host reads: %llu (requests and the reads outside them)\n",
+			host_reads(s));
+	}
 	fprintf(f, "duration: %llu us (first event at %llu, last at %llu)\n",
 		s->last - s->first, s->first, s->last);
 }
@@ -333,7 +362,7 @@ static void stat_csv(FILE *f, const char *path, const struct trace_reader *r,
 	fputs(",read_requests,read_bytes,read_pages,read_distinct_pages,write_requests,"
 	      "write_bytes,touched_pages,freed_pages", f);
 	if (s->nr_kinds > EV_DISCARD)
-		fputs(",discarded_pages,vmm,vmm_version", f);
+		fputs(",discarded_pages,vmm,vmm_version,request_bytes,request_parts,host_reads", f);
 	fputs(",first_event_s,last_event_s,duration_s\n", f);
 	csv_field(f, true, path);
 	fprintf(f, ",%s,%u,%u,%llu,%u,", trace_is_binary(r) ? "binary" : "text", h->version,
@@ -349,6 +378,7 @@ static void stat_csv(FILE *f, const char *path, const struct trace_reader *r,
 		fprintf(f, ",%llu", s->discarded);
 		csv_field(f, false, h->vmm);
 		csv_field(f, false, h->vmm_version);
+		fprintf(f, ",%llu,%llu,%llu", s->request_bytes, s->parts, host_reads(s));
 	}
 	csv_field(f, false, fmt_useconds(b, s->first));
 	csv_field(f, false, fmt_useconds(b, s->last));
@@ -402,8 +432,12 @@ static void stat_json(FILE *f, const char *path, const struct trace_reader *r,
 	json_reads(&j, &t);
 	json_uint(&j, "touched_pages", s->touched);
 	json_uint(&j, "freed_pages", s->freed);
-	if (s->nr_kinds > EV_DISCARD)
+	if (s->nr_kinds > EV_DISCARD) {
 		json_uint(&j, "discarded_pages", s->discarded);
+		json_uint(&j, "request_bytes", s->request_bytes);
+		json_uint(&j, "request_parts", s->parts);
+		json_uint(&j, "host_reads", host_reads(s));
+	}
 	json_number(&j, "first_event_s", fmt_useconds(b, s->first));
 	json_number(&j, "last_event_s", fmt_useconds(b, s->last));
 	json_number(&j, "duration_s", fmt_useconds(b, s->last - s->first));

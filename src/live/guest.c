@@ -144,22 +144,29 @@ void live_guest_destroy(struct live_guest *g)
 		munmap(g->window, g->window_size);
 	free(g->state);
 	free(g->bounce);
+	free(g->req_buf);
 	memset(g, 0, sizeof(*g));
 }
 
 /* --- I/O ------------------------------------------------------------------- */
 
-static int grow_bounce(struct live_guest *g, uint64_t len, char *err, size_t errlen)
+/* A page-aligned buffer *@buf of *@have bytes, at least @len now. */
+static void grow(unsigned char **buf, uint64_t *have, uint64_t len)
 {
 	uint64_t want = (len + PG_SIZE - 1) & ~(uint64_t)(PG_SIZE - 1);
 
-	if (want <= g->bounce_len)
-		return 0;
-	free(g->bounce);
-	g->bounce = aligned_alloc(PG_SIZE, want);
-	if (!g->bounce)
+	if (want <= *have)
+		return;
+	free(*buf);
+	*buf = aligned_alloc(PG_SIZE, want);
+	if (!*buf)
 		die_oom("the live guest's I/O buffer");
-	g->bounce_len = want;
+	*have = want;
+}
+
+static int grow_bounce(struct live_guest *g, uint64_t len, char *err, size_t errlen)
+{
+	grow(&g->bounce, &g->bounce_len, len);
 	return 0;
 }
 
@@ -197,8 +204,8 @@ static int image_fd(const struct live_guest *g, const struct live_image *im)
 }
 
 /* Read the event's range into @buf, run by run of pages with one source. */
-static int dev_read(struct live_guest *g, const struct trace_event *ev,
-		    unsigned char *buf, char *err, size_t errlen)
+static int dev_read_range(struct live_guest *g, const struct trace_event *ev,
+			  unsigned char *buf, char *err, size_t errlen)
 {
 	struct live_device *d = &g->dev[ev->dev];
 	uint64_t end = ev->offset + ev->length;
@@ -217,6 +224,25 @@ static int dev_read(struct live_guest *g, const struct trace_event *ev,
 			return -1;
 		i = j;
 	}
+	return 0;
+}
+
+/*
+ * A part of a request copies its bytes from the request's range, read
+ * whole at the first part: one read, as the host saw it.
+ */
+static int dev_read(struct live_guest *g, const struct trace_event *ev,
+		    unsigned char *buf, char *err, size_t errlen)
+{
+	if (!g->req_open)
+		return dev_read_range(g, ev, buf, err, errlen);
+	if (!g->req_read) {
+		grow(&g->req_buf, &g->req_len, g->req.length);
+		if (dev_read_range(g, &g->req, g->req_buf, err, errlen))
+			return -1;
+		g->req_read = true;
+	}
+	memcpy(buf, g->req_buf + (ev->offset - g->req.offset), ev->length);
 	return 0;
 }
 
@@ -527,7 +553,14 @@ static int unmap_memory(struct live_guest *g, const struct trace_event *ev,
 int live_guest_event(struct live_guest *g, const struct trace_event *ev,
 		     char *err, size_t errlen)
 {
+	if (g->req_open && !trace_request_part(&g->req, ev))
+		g->req_open = false;	/* the first event that is no part ends it */
 	switch (ev->kind) {
+	case EV_REQUEST:
+		g->req = *ev;
+		g->req_open = true;
+		g->req_read = false;
+		return 0;
 	case EV_READ:
 		if (g->s->ubd_mmap && !(ev->offset % PG_SIZE) && !(ev->length % PG_SIZE))
 			return mmap_read(g, ev, err, errlen);

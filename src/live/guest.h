@@ -67,6 +67,12 @@ struct live_guest {
 	struct live_image own[TRACE_MAX_DEVICES];
 	unsigned char *bounce;		/* page-aligned buffer for reads and writes */
 	uint64_t bounce_len;
+	/* a request event and its parts (trace version 2): its range read
+	 * whole at the first part, into req_buf, which the parts copy from */
+	bool req_open, req_read;
+	struct trace_event req;
+	unsigned char *req_buf;
+	uint64_t req_len;
 };
 
 /*

@@ -623,10 +623,12 @@ struct pagecache *inst_dev_source(struct instance *in, unsigned dev,
 	return dv->cache;
 }
 
-void inst_dev_read(struct instance *in, const struct trace_event *ev, bool direct)
+/* One host read of @len bytes of device @dev at @off. */
+static void dev_read(struct instance *in, unsigned dev, uint64_t off, uint64_t len,
+		     bool direct)
 {
-	uint64_t first = ev->offset >> PG_SHIFT;
-	uint64_t last = (ev->offset + ev->length - 1) >> PG_SHIFT;
+	uint64_t first = off >> PG_SHIFT;
+	uint64_t last = (off + len - 1) >> PG_SHIFT;
 	uint64_t i = first;
 
 	in->calls.read++;
@@ -637,17 +639,17 @@ void inst_dev_read(struct instance *in, const struct trace_event *ev, bool direc
 	/* runs of pages with the same source: the COW layer or its backing */
 	while (i <= last) {
 		struct ra_state *ra, *ra_j;
-		struct pagecache *pc = inst_dev_source(in, ev->dev, i, &ra);
+		struct pagecache *pc = inst_dev_source(in, dev, i, &ra);
 		uint64_t j = i + 1;
 
-		while (j <= last && inst_dev_source(in, ev->dev, j, &ra_j) == pc)
+		while (j <= last && inst_dev_source(in, dev, j, &ra_j) == pc)
 			j++;
 		{
 			uint64_t lo = i << PG_SHIFT, hi = j << PG_SHIFT;
-			uint64_t end = ev->offset + ev->length;
+			uint64_t end = off + len;
 
-			if (lo < ev->offset)
-				lo = ev->offset;
+			if (lo < off)
+				lo = off;
 			if (hi > end)
 				hi = end;
 			pagecache_read(in->host, pc, ra, lo, hi - lo, &in->host->reads);
@@ -655,6 +657,24 @@ void inst_dev_read(struct instance *in, const struct trace_event *ev, bool direc
 		i = j;
 	}
 }
+
+/*
+ * A part of a request reads nothing more: the host read the request's
+ * whole range at its first part, as one read that its readahead saw
+ * whole; a second look at the pages would activate them.
+ */
+void inst_dev_read(struct instance *in, const struct trace_event *ev, bool direct)
+{
+	if (!in->req_open) {
+		dev_read(in, ev->dev, ev->offset, ev->length, direct);
+		return;
+	}
+	if (in->req_read)
+		return;
+	in->req_read = true;
+	dev_read(in, in->req.dev, in->req.offset, in->req.length, direct);
+}
+
 
 void inst_dev_write(struct instance *in, const struct trace_event *ev, bool direct)
 {
@@ -828,7 +848,14 @@ void instance_event(struct instance *in, const struct trace_event *ev)
 
 	if (in->report)
 		report_event(in, ev);
+	if (in->req_open && !trace_request_part(&in->req, ev))
+		in->req_open = false;	/* the first event that is no part ends it */
 	switch (ev->kind) {
+	case EV_REQUEST:
+		in->req = *ev;
+		in->req_open = true;
+		in->req_read = false;
+		break;
 	case EV_READ:
 		s->read(in, ev);
 		break;

@@ -102,6 +102,10 @@ struct instance {
 	struct host_anon_page *hanon;		/* the anonymous pages, by number */
 	uint64_t nr_hanon, cap_hanon;
 	struct page_report *report;		/* free page reporting, or NULL */
+	/* a request event (trace version 2) and its parts, the reads after
+	 * it: the host read its range once, at the first part */
+	bool req_open, req_read;
+	struct trace_event req;
 };
 
 /* One anonymous page of UML's host processes: on the host's LRU_TMPFS as

@@ -24,6 +24,13 @@
 # there were none; hole_pages, for a QEMU guest whose RAM is split by the
 # 4 GiB line: the guest pages of the hole below it, which the guest's
 # page numbers at and above 4 GiB (page 1048576) skip.
+# The preload log's Q lines (qemu_preload.c) are reads of several buffers,
+# one request to the host: pass 1 keeps the R lines of each (its time,
+# file and range) and prints a request line before those it kept, all at
+# once and after the other reads of their microsecond (order 1.5), so
+# that no other read comes between them or right after them, where it
+# would be taken for a part; no request line when it kept none, or
+# rounded one to sectors (its parts might overlap).
 # The preload log's D lines (qemu_preload.c) are pages the VMM gave back
 # to the host: a discard of the pages the host has, after which a page
 # seen resident again is a touch. MADV_DONTNEED of a shared mapping (HOW
@@ -107,29 +114,75 @@ pass != 2 && $2 == "U" {
 	next
 }
 
-pass != 2 && ($2 == "R" || $2 == "W") {
+# The event line of an R or W line, ordered @order, "" when it is left
+# out; rounded set when it was rounded out to sectors.
+function io_line(order,    fi, off, len, page, end_) {
 	fi = $5; off = $6; len = $7; page = $8
-	if (!(fi in fdev)) next
+	if (!(fi in fdev)) return ""
 	if (fkind[fi] == "layer") {
-		if (off < foff[fi]) { meta++; next }	# COW header and bitmap
+		if (off < foff[fi]) { meta++; return "" }	# COW header and bitmap
 		off -= foff[fi]
 	}
 	if (page < 0 || page >= mem_pages) {
 		outside++
 		if ($2 == "R") out_r++; else out_w++
 		out_bytes += len
-		next
+		return ""
 	}
 	# UML's own probe of an image's header at open (4136 bytes at 0):
 	# rounded out to whole sectors, since it does pass through the host
 	# page cache
 	if (off % 512 || len % 512) {
 		probe++
+		rounded = 1
 		end_ = off + len
 		off -= off % 512
 		len = int((end_ + 511) / 512) * 512 - off
 	}
-	print us($1), 1, ($2 == "R" ? "read" : "write"), fdev[fi], off, len, page
+	return us($1) " " order " " ($2 == "R" ? "read" : "write") " " fdev[fi] " " off " " len " " page "\n"
+}
+
+# The open request whose range holds this R line, or 0.
+function request_of(    q) {
+	for (q in qleft)
+		if (qt[q] == $1 && qfile[q] == $5 && $6 >= qoff[q] && $6 < qoff[q] + qlen[q])
+			return q
+	return 0
+}
+
+# Print request @q's kept parts, after a request line when they allow one.
+function flush_request(q,    off, len) {
+	if (qparts[q] != "" && !qrounded[q] && !(fkind[qfile[q]] == "layer" && qoff[q] < foff[qfile[q]])) {
+		off = qoff[q] - (fkind[qfile[q]] == "layer" ? foff[qfile[q]] : 0)
+		len = qlen[q]
+		if (off % 512 || len % 512)
+			qparts[q] = ""	# none of QEMU's: its parts were rounded
+		else
+			printf "%s 1.5 request %s %s %s\n", us(qt[q]), fdev[qfile[q]], off, len
+	}
+	printf "%s", qparts[q]
+	delete qleft[q]; delete qparts[q]; delete qrounded[q]
+}
+
+pass != 2 && $2 == "Q" {
+	nq++
+	qt[nq] = $1; qfile[nq] = $5; qoff[nq] = $6; qlen[nq] = $7
+	qleft[nq] = $8; qparts[nq] = ""; qrounded[nq] = 0
+	next
+}
+
+pass != 2 && ($2 == "R" || $2 == "W") {
+	q = $2 == "R" ? request_of() : 0
+	rounded = 0
+	line = io_line(q ? 1.5 : 1)
+	if (!q) {
+		printf "%s", line
+		next
+	}
+	qparts[q] = qparts[q] line
+	qrounded[q] += rounded
+	if (--qleft[q] <= 0)
+		flush_request(q)
 	next
 }
 
@@ -171,6 +224,8 @@ pass != 2 && $2 == "D" {
 pass != 2 { next }
 
 END {
+	for (q in qleft)	# requests whose lines did not all come
+		flush_request(q)
 	if (pass != 2 && (meta || outside || probe))
 		printf "anonsim-record: left out %d copy-on-write metadata transfers, %d transfers outside physical memory; %d header probes rounded to sectors\n", meta + 0, outside + 0, probe + 0 > "/dev/stderr"
 	if (pass != 2 && outside && leftout != "") {
@@ -225,6 +280,8 @@ pass == 2 {
 		for (p = $4; p < $4 + $5; p++)
 			if (res[p]) { res[p] = 0; freed[p] = 0; add_run("discard", p) }
 		flush_run("discard")
+	} else if (k == "request") {
+		print t, "request", $4, $5, $6
 	} else if (k == "mmap") {
 		print t, "mmap", $4, $5, $6
 	} else if (k == "munmap") {

@@ -26,12 +26,13 @@ static const unsigned char payload[TRACE_BIN_KINDS] = {
 	[EV_MMAP] = 8 + 8 + 8, [EV_MUNMAP] = 8 + 8, [EV_MAPDUP] = 8 + 8 + 8,
 	[EV_PHASE] = 1, [EV_FOOTPRINT] = 8 + 1, [EV_HOST] = 8,
 	[TRACE_BIN_HOST_ANON] = 8 + 8, [TRACE_BIN_DISCARD] = 8 + 8,
+	[TRACE_BIN_REQUEST] = 1 + 8 + 8,
 };
 
 /* The kind number of @k: its enum value up to host, then after host-anon. */
 static unsigned kind_number(enum trace_kind k)
 {
-	return k == EV_DISCARD ? TRACE_BIN_DISCARD : (unsigned)k;
+	return k >= EV_DISCARD ? (unsigned)k + 1 : (unsigned)k;
 }
 
 /* Byte-wise little-endian loads: compilers turn them into one load. */
@@ -235,6 +236,7 @@ static __attribute__((noinline)) int decode_named(struct trace_reader *r,
  *
  *	kind		a	b	c	first span	second span
  *	read, write	offset	length	page	(a, b) device	(c, pages of b) memory
+ *	request		offset	length	-	(a, b) device	(0, b) 2^64: holds
  *	touch, free,	page	count	-	(a, b) memory	(0, b) 2^64: holds
  *	discard
  *	mmap, mapdup	addr	length	offset	(a, b) 2^64	(c, b) memory
@@ -281,6 +283,13 @@ void binary_shapes_init(struct trace_reader *r)
 				sh->shift2 = rules->page_shift;
 				sh->lim2 = rules->mem_pages;
 				SLOTS(sh, offset, length, page);
+				break;
+			case EV_REQUEST:	/* as read, with no page */
+				sh->at++;
+				sh->dev_mask = 0xff;
+				sh->dev_base = 0;
+				sh->align1 = 511;
+				SLOTS(sh, offset, length, page);	/* c: 0 */
 				break;
 			case EV_TOUCH:
 			case EV_FREE:
@@ -627,10 +636,12 @@ size_t binary_format_event(const struct trace_event *ev, uint64_t prev_time,
 	switch (ev->kind) {
 	case EV_READ:
 	case EV_WRITE:
+		put64(p + 17, ev->page);
+		/* fall through */
+	case EV_REQUEST:
 		p[0] = (unsigned char)ev->dev;
 		put64(p + 1, ev->offset);
 		put64(p + 9, ev->length);
-		put64(p + 17, ev->page);
 		break;
 	case EV_TOUCH:
 	case EV_FREE:

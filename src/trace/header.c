@@ -18,6 +18,7 @@ const char *const trace_kind_names[EV_NR_KINDS + 1] = {
 	[EV_FREE] = "free", [EV_MMAP] = "mmap", [EV_MUNMAP] = "munmap",
 	[EV_MAPDUP] = "mapdup", [EV_PHASE] = "phase",
 	[EV_FOOTPRINT] = "footprint", [EV_HOST] = "host", [EV_DISCARD] = "discard",
+	[EV_REQUEST] = "request",
 };
 
 unsigned trace_kinds_of_version(unsigned version)

@@ -28,11 +28,12 @@ extern const unsigned char trace_magic[TRACE_MAGIC_LEN];
 #define TRACE_BIN_WIDE		0x80		/* kind byte: time delta is u64 */
 #define TRACE_BIN_HOST_ANON	10		/* kind number: host, with its anonymous part */
 #define TRACE_BIN_DISCARD	11		/* kind number: discard (version 2) */
-#define TRACE_BIN_KINDS		12		/* kind numbers of records: 0-11 */
+#define TRACE_BIN_REQUEST	12		/* kind number: request (version 2) */
+#define TRACE_BIN_KINDS		13		/* kind numbers of records: 0-12 */
 #define TRACE_BIN_KINDS_V1	11		/* of version 1: 0-10 */
 /* Kinds up to host keep their enum value as kind number; those after follow host-anon. */
 _Static_assert(TRACE_BIN_HOST_ANON == EV_DISCARD && TRACE_BIN_DISCARD == EV_DISCARD + 1 &&
-	       TRACE_BIN_KINDS == EV_NR_KINDS + 1,
+	       TRACE_BIN_REQUEST == EV_REQUEST + 1 && TRACE_BIN_KINDS == EV_NR_KINDS + 1,
 	       "a new event kind takes the next kind number of FORMAT.md");
 #define TRACE_BIN_REC_MAX	(1 + 8 + 8 + 1 + TRACE_NAME_MAX)
 
@@ -138,10 +139,16 @@ static inline int trace_pages_ok(const struct trace_rules *r, uint64_t page, uin
 	return trace_span_ok(page, n, r->mem_pages, 0);
 }
 
-static inline int trace_io_ok(const struct trace_rules *r, const struct trace_event *ev)
+/* Bytes of a device that takes I/O: a request's rule, and half of a read's. */
+static inline int trace_dev_span_ok(const struct trace_rules *r, const struct trace_event *ev)
 {
 	return trace_span_ok(ev->offset, ev->length, r->dev_size[ev->dev & 255], 511) &
-	       (ev->dev < 256) &
+	       (ev->dev < 256);
+}
+
+static inline int trace_io_ok(const struct trace_rules *r, const struct trace_event *ev)
+{
+	return trace_dev_span_ok(r, ev) &
 	       trace_pages_ok(r, ev->page, (ev->length + r->page_mask) >> r->page_shift);
 }
 
@@ -190,6 +197,17 @@ struct trace_maps {
 	 * without a look at the segments.
 	 */
 	uint64_t lo[EV_NR_KINDS], hi[EV_NR_KINDS];
+	/*
+	 * The request whose parts are being read (FORMAT.md, Version 2):
+	 * while one is open every event takes the slow path, and the first
+	 * that is no part of it closes it.
+	 */
+	int req_open;
+	struct trace_event req;
+	uint64_t req_index;		/* its index among the events applied */
+	uint64_t req_parts;
+	uint64_t req_next;		/* the next part starts at or past this byte */
+	uint64_t applied;		/* events applied by earlier calls */
 };
 
 void trace_maps_init(struct trace_maps *m);
@@ -200,6 +218,12 @@ void trace_maps_free(struct trace_maps *m);
  */
 size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 			const struct trace_event *ev, size_t n, char *why, size_t len);
+/*
+ * At the end of the events: NULL, or the request that ends them without
+ * a part, with its index in *@index and the reason in @why.
+ */
+const struct trace_event *trace_maps_finish(const struct trace_maps *m, uint64_t *index,
+					    char *why, size_t len);
 
 /* Does @name lie in the phase/footprint alphabet (one printable word)? */
 int trace_name_ok(const char *name, size_t len);

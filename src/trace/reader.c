@@ -122,6 +122,19 @@ int trace_is_binary(const struct trace_reader *r)
 	return r->binary;
 }
 
+/* A rule between events broken by event @i, @ev: its place is its index and text. */
+static void fail_event(struct trace_reader *r, uint64_t i, const struct trace_event *ev,
+		       const char *why)
+{
+	char text[TRACE_EVENT_TEXT_MAX];
+
+	trace_format_event(&r->h, ev, text, sizeof(text));
+	text[strcspn(text, "\n")] = '\0';
+	snprintf(r->err, sizeof(r->err), "%s: event %llu (%s): %s", r->path,
+		 (unsigned long long)i, text, why);
+	r->failed = 1;
+}
+
 /*
  * The rules between events, over the batch just decoded: the events before
  * one that breaks them are handed out, then the error.  Its place is the
@@ -131,19 +144,29 @@ int trace_is_binary(const struct trace_reader *r)
 static int check_between(struct trace_reader *r)
 {
 	size_t n = (size_t)(r->out.end - r->batch), k;
-	char why[512], text[TRACE_EVENT_TEXT_MAX];
+	char why[512];
 
 	k = trace_maps_apply(&r->maps, &r->rules, r->batch, n, why, sizeof(why));
 	if (k < n) {
-		trace_format_event(&r->h, &r->batch[k], text, sizeof(text));
-		text[strcspn(text, "\n")] = '\0';
-		snprintf(r->err, sizeof(r->err), "%s: event %llu (%s): %s", r->path,
-			 (unsigned long long)(r->handed + k), text, why);
-		r->failed = 1;
+		fail_event(r, r->handed + k, &r->batch[k], why);
 		r->out.end = r->batch + k;
 	}
 	r->handed += k;
 	return k == 0 && n ? -1 : 0;
+}
+
+/* At the clean end: a request without a part breaks the rules.  0 or -1. */
+static int check_end(struct trace_reader *r)
+{
+	const struct trace_event *ev;
+	char why[512];
+	uint64_t i;
+
+	ev = trace_maps_finish(&r->maps, &i, why, sizeof(why));
+	if (!ev)
+		return 0;
+	fail_event(r, i, ev, why);
+	return -1;
 }
 
 int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
@@ -154,7 +177,9 @@ int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
 		return -1;
 	r->out.next = r->out.end = r->batch;
 	rc = r->binary ? binary_fill(r) : text_fill(r);
-	if (rc <= 0)
+	if (!rc)
+		return check_end(r);
+	if (rc < 0)
 		return rc;
 	if (check_between(r))
 		return -1;

@@ -179,12 +179,12 @@ static const char *const kind_fields[EV_NR_KINDS] = {
 	[EV_MMAP] = "ADDRESS LENGTH OFFSET", [EV_MUNMAP] = "ADDRESS LENGTH",
 	[EV_MAPDUP] = "ADDRESS LENGTH OFFSET", [EV_PHASE] = "NAME",
 	[EV_FOOTPRINT] = "WHAT PAGES", [EV_HOST] = "PAGES [ANON]",
-	[EV_DISCARD] = "PAGE COUNT",
+	[EV_DISCARD] = "PAGE COUNT", [EV_REQUEST] = "DEVICE OFFSET LENGTH",
 };
 static const int kind_nfields[EV_NR_KINDS] = {
 	[EV_READ] = 4, [EV_WRITE] = 4, [EV_TOUCH] = 2, [EV_FREE] = 2,
 	[EV_MMAP] = 3, [EV_MUNMAP] = 2, [EV_MAPDUP] = 3, [EV_PHASE] = 1,
-	[EV_FOOTPRINT] = 2, [EV_HOST] = 1, [EV_DISCARD] = 2,
+	[EV_FOOTPRINT] = 2, [EV_HOST] = 1, [EV_DISCARD] = 2, [EV_REQUEST] = 3,
 };
 
 #define BAD_NUMBER(what, w) \
@@ -235,6 +235,7 @@ static int text_next(struct trace_reader *r, struct trace_event *ev)
 	switch (k) {
 	case EV_READ:
 	case EV_WRITE:
+	case EV_REQUEST:
 		dev = trace_device_index(&r->h, w[2]);
 		if (dev < 0) {
 			reader_fail(r, "%s: unknown device '%.40s'", trace_kind_names[k], w[2]);
@@ -245,7 +246,7 @@ static int text_next(struct trace_reader *r, struct trace_event *ev)
 			return BAD_NUMBER("OFFSET", w[3]);
 		if (dec(w[4], &ev->length))
 			return BAD_NUMBER("LENGTH", w[4]);
-		if (dec(w[5], &ev->page))
+		if (k != EV_REQUEST && dec(w[5], &ev->page))
 			return BAD_NUMBER("PAGE", w[5]);
 		break;
 	case EV_TOUCH:
@@ -307,6 +308,11 @@ size_t trace_format_event(const struct trace_header *h,
 			     ev->dev < h->nr_devices ? h->devices[ev->dev].name : "?",
 			     (unsigned long long)ev->offset, (unsigned long long)ev->length,
 			     (unsigned long long)ev->page);
+		break;
+	case EV_REQUEST:
+		n = snprintf(buf, len, "%llu %s %s %llu %llu\n", t, k,
+			     ev->dev < h->nr_devices ? h->devices[ev->dev].name : "?",
+			     (unsigned long long)ev->offset, (unsigned long long)ev->length);
 		break;
 	case EV_TOUCH:
 	case EV_FREE:

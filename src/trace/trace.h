@@ -40,7 +40,8 @@ enum trace_kind {
 	EV_PHASE,
 	EV_FOOTPRINT,
 	EV_HOST,
-	EV_DISCARD,		/* version 2 on; the last: version 1 has the kinds before it */
+	EV_DISCARD,		/* version 2 on: version 1 has the kinds before it */
+	EV_REQUEST,		/* version 2: the reads that follow are parts of one host read */
 	EV_NR_KINDS
 };
 
@@ -86,17 +87,30 @@ unsigned trace_header_version(const struct trace_header *h);
 struct trace_event {
 	uint64_t time_us;
 	enum trace_kind kind;
-	uint32_t dev;			/* read/write: device index */
+	uint32_t dev;			/* read/write/request: device index */
 	union {
 		uint64_t page;		/* read/write/touch/free/discard: first physical page */
 		uint64_t anon;		/* host: of count, the anonymous pages */
 	};
 	uint64_t count;			/* touch/free/discard, footprint, host: pages */
-	uint64_t offset;		/* read/write: device bytes; mmap/mapdup: file bytes */
-	uint64_t length;		/* read/write/mmap/munmap/mapdup: bytes */
+	uint64_t offset;		/* read/write/request: device bytes; mmap/mapdup: file bytes */
+	uint64_t length;		/* read/write/request/mmap/munmap/mapdup: bytes */
 	uint64_t addr;			/* mmap/munmap/mapdup: host address */
 	char name[TRACE_NAME_MAX];	/* phase name; footprint "tmpfs" or "cache:DEV" */
 };
+
+/*
+ * Whether @ev is a part of request @req (FORMAT.md, Version 2): a read of
+ * its device at its time, inside its range.  Parts follow their request;
+ * the first event that is none ends it.
+ */
+static inline int trace_request_part(const struct trace_event *req, const struct trace_event *ev)
+{
+	uint64_t into = ev->offset - req->offset;
+
+	return ev->kind == EV_READ && ev->time_us == req->time_us && ev->dev == req->dev &&
+	       ev->offset >= req->offset && into <= req->length && ev->length <= req->length - into;
+}
 
 struct trace_reader;
 

@@ -55,6 +55,8 @@ static int event_ok(const struct trace_rules *r, const struct trace_event *ev)
 		return trace_pages_ok(r, ev->page, ev->count);
 	case EV_DISCARD:
 		return r->h->version >= 2 && trace_pages_ok(r, ev->page, ev->count);
+	case EV_REQUEST:
+		return r->h->version >= 2 && trace_dev_span_ok(r, ev);
 	case EV_MMAP:
 	case EV_MAPDUP:
 	case EV_MUNMAP:
@@ -90,6 +92,11 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 		return 0;
 	/* Which part of the rule failed. */
 	switch (ev->kind) {
+	case EV_REQUEST:
+		if (h->version < 2)
+			return set_error(why, len, "request: an event of version 2, in a version %u trace",
+				    h->version);
+		/* fall through */
 	case EV_READ:
 	case EV_WRITE: {
 		const struct trace_device *d;
@@ -110,7 +117,7 @@ int trace_validate_event(const struct trace_rules *r, uint64_t prev_time,
 			return set_error(why, len, "%s: bytes %llu+%llu beyond the end of device %s (%llu bytes)",
 				    kind, (ull)ev->offset, (ull)ev->length, d->name, (ull)d->size);
 		n = (ev->length + page_mask) >> r->page_shift;
-		if (!trace_pages_ok(r, ev->page, n))	/* n >= 1: length is */
+		if (ev->kind != EV_REQUEST && !trace_pages_ok(r, ev->page, n))	/* n >= 1: length is */
 			return set_error(why, len, "%s: pages %llu+%llu beyond physical memory (%llu pages)",
 				    kind, (ull)ev->page, (ull)n, (ull)r->mem_pages);
 		break;
@@ -273,12 +280,41 @@ static void own_pages(const struct trace_maps *m, const struct trace_rules *r,
 	}
 }
 
+/*
+ * The rules of requests: parts in order of offset, none over another,
+ * and no request without one.  Opens a request, or closes one.
+ */
+static int req_event(struct trace_maps *m, const struct trace_event *ev,
+		     char *why, size_t len)
+{
+	if (m->req_open && trace_request_part(&m->req, ev)) {
+		if (ev->offset < m->req_next)
+			return set_error(why, len, "read: a part of the request (event %llu) that starts before byte %llu, where the part before ends: parts follow in order of offset, none over another",
+				    (ull)m->req_index, (ull)m->req_next);
+		m->req_next = ev->offset + ev->length;
+		m->req_parts++;
+		return 0;
+	}
+	if (m->req_open && !m->req_parts)
+		return set_error(why, len, "the request (event %llu) has no part: a read inside its range at its time must follow it",
+			    (ull)m->req_index);
+	m->req_open = ev->kind == EV_REQUEST;
+	if (m->req_open) {
+		m->req = *ev;
+		m->req_parts = 0;
+		m->req_next = ev->offset;
+	}
+	return 0;
+}
+
 static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 		      const struct trace_event *ev, char *why, size_t len)
 {
 	const char *kind = trace_kind_names[ev->kind];
 	uint64_t lo, hi, n;
 
+	if (req_event(m, ev, why, len))
+		return -1;
 	switch (ev->kind) {
 	case EV_READ:
 		n = (ev->length + r->page_mask) >> r->page_shift;
@@ -369,6 +405,13 @@ static void set_windows(struct trace_maps *m, const struct trace_rules *r)
 	m->hi[EV_TOUCH] = m->hi[EV_FREE] = m->hi[EV_DISCARD] = best[1][1];
 	m->lo[EV_MMAP] = m->lo[EV_MAPDUP] = m->lo[EV_MUNMAP] = UINT64_MAX;
 	m->hi[EV_MMAP] = m->hi[EV_MAPDUP] = m->hi[EV_MUNMAP] = 0;
+	/* a request, and any event while one is open, is looked at */
+	for (k = 0; k < EV_NR_KINDS; k++) {
+		if (k != EV_REQUEST && !m->req_open)
+			continue;
+		m->lo[k] = UINT64_MAX;
+		m->hi[k] = 0;
+	}
 }
 
 /*
@@ -414,11 +457,26 @@ size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 		if ((e->page >= m->lo[e->kind]) & (e->page + pages <= m->hi[e->kind]))
 			continue;
 		if ((e->kind == EV_MMAP || e->kind == EV_MAPDUP || e->kind == EV_MUNMAP) &&
-		    map_keeps_state(m, r, e))
+		    !m->req_open && map_keeps_state(m, r, e))
 			continue;
-		if (maps_event(m, r, &ev[i], why, len))
+		if (maps_event(m, r, &ev[i], why, len)) {
+			m->applied += i;
 			return i;
+		}
+		if (e->kind == EV_REQUEST)
+			m->req_index = m->applied + i;
 		set_windows(m, r);
 	}
+	m->applied += n;
 	return n;
+}
+
+const struct trace_event *trace_maps_finish(const struct trace_maps *m, uint64_t *index,
+					    char *why, size_t len)
+{
+	if (!m->req_open || m->req_parts)
+		return NULL;
+	*index = m->req_index;
+	set_error(why, len, "request with no part: the trace ends after it");
+	return &m->req;
 }

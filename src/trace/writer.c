@@ -267,8 +267,12 @@ int trace_write(struct trace_writer *w, const struct trace_event *ev)
 
 int trace_writer_commit(struct trace_writer *w, char *err, size_t errlen)
 {
+	char why[512];
+	uint64_t i;
 	int rc;
 
+	if (!w->err[0] && trace_maps_finish(&w->maps, &i, why, sizeof(why)))
+		writer_fail(w, "event %llu: %s", (unsigned long long)i, why);
 	if (!w->err[0] && !flush(w)) {
 		rc = gzclose_w(w->gz);
 		w->gz = NULL;

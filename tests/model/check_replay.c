@@ -585,6 +585,39 @@ START_TEST(readahead_window)
 }
 END_TEST
 
+/*
+ * tests/model/replay/request.trace: a request of 32 parts is one read of
+ * the page cache in every strategy; request-parts.trace, its reads alone,
+ * ramps the readahead up past what the host read.
+ */
+START_TEST(request_is_one_read)
+{
+	static const char *const strategies[] = { "read-copy", "odirect", "punch", "devanon", "dax" };
+	struct replay_result r;
+	unsigned i;
+
+	for (i = 0; i < 5; i++) {
+		bool copies = i < 2, cached = i != 1;
+
+		r = run("request.trace", strategies[i], ANON_FIXED);
+		ASSERT_MEM(r, copies ? 32 : 0, cached ? 32 : 0, i == 3 ? 2 : 0);
+		ck_assert_uint_eq(r.reads.demand, 32);
+		ck_assert_uint_eq(r.reads.readahead, 0);
+		ck_assert_uint_eq(r.calls.read, 1);
+		ck_assert_uint_eq(r.calls.mmap, i == 2 || i == 3 ? 32 : 0);
+	}
+	r = run("request-parts.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 32, 48, 0);
+	ck_assert_uint_eq(r.reads.demand, 2);
+	ck_assert_uint_eq(r.reads.readahead, 46);
+	ck_assert_uint_eq(r.calls.read, 32);
+	r = run("request-parts.trace", "odirect", ANON_FIXED);
+	ASSERT_MEM(r, 32, 0, 0);
+	ck_assert_uint_eq(r.reads.demand, 32);
+	ck_assert_uint_eq(r.calls.read, 32);
+}
+END_TEST
+
 /* The values of the spans span_tree_overlaps found, in the order found. */
 static unsigned hit_values(const struct span_tree *t, unsigned *v)
 {
@@ -687,6 +720,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, posted_map_tables_leak);
 	tcase_add_test(tc, posted_unlocked_decrement);
 	tcase_add_test(tc, readahead_window);
+	tcase_add_test(tc, request_is_one_read);
 	tcase_add_test(tc, discard_gives_tmpfs_back);
 	tcase_add_test(tc, dax_reads_fill_no_guest_page);
 	tcase_add_test(tc, free_page_reporting);

@@ -67,6 +67,7 @@ static uint64_t event_work(const struct trace_event *ev)
 		return ev->count;
 	case EV_READ:
 	case EV_WRITE:
+	case EV_REQUEST:
 	case EV_MMAP:
 	case EV_MUNMAP:
 	case EV_MAPDUP:

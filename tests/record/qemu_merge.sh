@@ -4,8 +4,9 @@
 # qemu_preload.so's), merged as anonsim-record --vmm qemu merges them:
 # RAM given back becomes discards of the pages the host had, QEMU's
 # madvise(DONTNEED) beside a punch is no discard, a page the sampler sees
-# again after a discard is a touch, and transfers with buffers outside
-# RAM are counted, not events.  No QEMU runs; awk only.
+# again after a discard is a touch, transfers with buffers outside RAM
+# are counted, not events, and a read of several buffers is a request
+# before its parts.  No QEMU runs; awk only.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 # 1 MiB of RAM (256 pages), one disk; times in ns, 1 s after boot
@@ -62,6 +63,58 @@ awk -v mem_pages=786432 -v filetab="$filetab" -v hole_pages=524288 \
 	awk -v mem_pages=786432 -v filetab="$filetab" -v pass=2 -f "$top_srcdir/src/record/merge.awk" \
 	>"$tmp/events2" || fail "merge.awk failed: $(cat "$tmp/err")"
 expect_match "$(tr '\n' '|' <"$tmp/events2")" '^1000 touch 524290 4\|2000 free 524290 2\|$'
+
+# Reads of several buffers (Q lines): a request line before the parts
+# kept, in a block after the other reads of their microsecond; two
+# requests of one io_submit (one time, one file) told apart by their
+# ranges; a part outside RAM left out of its request; a request with no
+# part kept has no line.
+mkdir "$tmp/req"
+printf '1000000000 S\n1000100000 I 42\n1005000000 F 6\n' >"$tmp/req/host.log"
+cat >"$tmp/req/io.log" <<'EOF'
+1000500000 M 77 4096 1048576 0 42
+1001500000 Q 77 0 0 16384 12288 3
+1001500000 R 77 0 0 16384 4096 30
+1001500000 R 77 0 0 20480 4096 32
+1001500001 R 77 0 0 0 4096 40
+1001500000 R 77 0 0 24576 4096 31
+1002000000 Q 77 0 0 32768 8192 2
+1002000000 Q 77 0 0 49152 8192 2
+1002000000 R 77 0 0 32768 4096 50
+1002000000 R 77 0 0 49152 4096 60
+1002000000 R 77 0 0 36864 4096 -1
+1002000000 R 77 0 0 53248 4096 62
+1002000010 R 77 0 0 49152 4096 70
+1003000000 Q 77 0 0 0 8192 2
+1003000000 R 77 0 0 0 4096 -1
+1003000000 R 77 0 0 4096 4096 -1
+EOF
+awk -v mem_pages=256 -v filetab="$filetab" -v leftout="$tmp/req/leftout" \
+	-f "$top_srcdir/src/record/merge.awk" "$tmp/req/host.log" "$tmp/req/io.log" 2>"$tmp/err" |
+	sort -n -k1,1 -k2,2 -s |
+	awk -v mem_pages=256 -v filetab="$filetab" -v pass=2 -f "$top_srcdir/src/record/merge.awk" \
+	>"$tmp/events3" || fail "merge.awk failed: $(cat "$tmp/err")"
+[ "$(cat "$tmp/events3")" = "500 mmap 4096 1048576 0
+1500 read disk0 0 4096 40
+1500 request disk0 16384 12288
+1500 read disk0 16384 4096 30
+1500 read disk0 20480 4096 32
+1500 read disk0 24576 4096 31
+2000 read disk0 49152 4096 70
+2000 request disk0 32768 8192
+2000 read disk0 32768 4096 50
+2000 request disk0 49152 8192
+2000 read disk0 49152 4096 60
+2000 read disk0 53248 4096 62
+5000 footprint tmpfs 6
+5000 footprint cache:disk0 7" ] || fail "requests merged: $(cat "$tmp/events3")"
+expect_match "$(cat "$tmp/req/leftout")" '^3 0 12288$'
+{
+	printf 'anonsim-trace 2\npage-size 4096\nmemory 1048576\n'
+	printf 'device disk0 size=65536 backing=test\nvmm qemu 7.2\nevents\n'
+	cat "$tmp/events3"
+} >"$tmp/req.trace"
+expect_status 0 "$ANONSIM" trace check "$tmp/req.trace"
 
 # the trace those events make is a valid version 2 trace
 {

@@ -310,6 +310,56 @@ START_TEST(writer_keeps_mapping_rules)
 END_TEST
 
 /*
+ * The rules of requests (FORMAT.md, Version 2): the writer keeps them,
+ * the one at the end of the events when it commits, and a version 1
+ * trace has no request.  Memory at 0x60000000, page 4's own address
+ * taken by page 0; event 1 is a request of 16 KiB at time 2.
+ */
+START_TEST(writer_keeps_request_rules)
+{
+	static const struct trace_event ok[] = {
+		{ .time_us = 0, .kind = EV_MMAP, .addr = 0x60000000, .length = 64 << 20 },
+		{ .time_us = 2, .kind = EV_REQUEST, .offset = 8192, .length = 16384 },
+		{ .time_us = 2, .kind = EV_READ, .offset = 8192, .length = 8192, .page = 9 },
+	};
+	static const struct trace_event bad[] = {
+		{ .time_us = 2, .kind = EV_READ, .offset = 12288, .length = 4096, .page = 1 },
+		{ .time_us = 2, .kind = EV_MMAP, .addr = 0x60004000, .length = 4096 },
+		{ .time_us = 2, .kind = EV_READ, .offset = 0, .length = 4096, .page = 4 },
+	};
+	static const char *const why[] = {
+		"event 3: read: a part of the request (event 1) that starts before byte 16384, where the part before ends",
+		"event 1: request with no part: the trace ends after it",
+		"event 1: request: an event of version 2, in a version 1 trace",
+		"event 4: read: pages 4+1 are not all mapped at their own address",
+	};
+	struct trace_header h;
+	char path[512], err[1024] = "";
+	struct trace_writer *w;
+	unsigned i, n = _i == 0 || _i == 3 ? 3 : 2;
+
+	sample_header(&h);
+	h.version = _i == 2 ? 1 : 2;
+	make_dir();
+	snprintf(path, sizeof(path), "%s/r.atr", dir);
+	w = trace_writer_open(path, &h, err, sizeof(err));
+	ck_assert_ptr_nonnull(w);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(trace_write(w, &ok[i]), _i == 2 && i == 1 ? -1 : 0);
+	if (_i == 0)
+		ck_assert_int_eq(trace_write(w, &bad[0]), -1);
+	if (_i == 3) {
+		ck_assert_int_eq(trace_write(w, &bad[1]), 0);	/* not a part: ends it */
+		ck_assert_int_eq(trace_write(w, &bad[2]), -1);
+	}
+	ck_assert_int_eq(trace_writer_commit(w, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, why[_i]) != NULL, "%s", err);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	remove_dir();
+}
+END_TEST
+
+/*
  * The rules on mappings as events move in and out of the runs the
  * validator passes without looking at its map (validate.c, the windows),
  * written and read back: pages 0-7 never mapped, 8-16383 mapped at their
@@ -684,6 +734,7 @@ int main(void)
 	tcase_add_test(tc, binary_layout);
 	tcase_add_test(tc, writer_refuses);
 	tcase_add_loop_test(tc, writer_keeps_mapping_rules, 0, 3);
+	tcase_add_loop_test(tc, writer_keeps_request_rules, 0, 4);
 	tcase_add_loop_test(tc, mapping_windows, 0, 4);
 	tcase_add_test(tc, path_encoding);
 	tcase_add_loop_test(tc, share_taps, 0, 2);

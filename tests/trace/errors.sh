@@ -96,6 +96,16 @@ read-pmem-device.trace|:8: read: device pmem0 is a pmem device, mapped into gues
 discard-zero-count.trace|:8: discard: count 0
 discard-beyond-memory.atr|: record 1 (byte 139): discard: pages 251+6 beyond physical memory (256 pages)
 discard-after-munmap.trace|: event 2 (20 discard 2 2): discard: pages 2+2 include a page whose own address was unmapped (see Mappings in FORMAT.md)
+request-in-version-1.trace|:7: unknown event kind 'request': expected read, write, touch, free, mmap, munmap, mapdup, phase, footprint or host
+request-in-version-1.atr|: record 1 (byte 139): unknown event kind 0x0c
+request-zero-length.trace|:7: request: length 0
+request-extra-field.trace|:7: request: expected DEVICE OFFSET LENGTH
+request-pmem-device.trace|:8: request: device pmem0 is a pmem device, mapped into guest physical memory: no I/O reaches it
+request-beyond-device.atr|: record 1 (byte 139): request: bytes 61440+8192 beyond the end of device vda (65536 bytes)
+request-no-part.trace|: event 2 (20 touch 1 1): the request (event 1) has no part: a read inside its range at its time must follow it
+request-part-outside.trace|: event 2 (10 read vda 12288 8192 20): the request (event 1) has no part: a read inside its range at its time must follow it
+request-part-overlap.trace|: event 3 (10 read vda 12288 4096 40): read: a part of the request (event 1) that starts before byte 16384, where the part before ends: parts follow in order of offset, none over another
+request-at-end.trace|: event 1 (10 request vda 0 16384): request with no part: the trace ends after it
 LIST
 
 # every file of the corpus has its line

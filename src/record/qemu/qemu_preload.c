@@ -28,6 +28,9 @@
  *   T U PID ADDR LEN               munmap overlapping a mapping of it
  *   T R PID DEV FILE OFF LEN PAGE  read of device DEV (FILE: index of the
  *   T W PID DEV FILE OFF LEN PAGE  image path); PAGE -1 outside RAM
+ *   T Q PID DEV FILE OFF LEN N     a read of N buffers, one request to the
+ *                                  host: its N R lines (time T, FILE, OFF
+ *                                  to OFF + LEN) follow it
  *   T A PID DEV FILE OFF LEN MODE  fallocate on an image
  *   T D PID PAGE COUNT HOW         RAM pages given back: HOW F (punched),
  *                                  R (MADV_REMOVE), N (MADV_DONTNEED,
@@ -136,13 +139,44 @@ static int classify(int fd)
 	return c;
 }
 
+/*
+ * A read of several buffers is one request to the host's readahead: a Q
+ * line says so before the buffers' R lines, which pl_log_iov writes for
+ * the buffers the first @done bytes reach.
+ */
+static void log_request(uint64_t t, int f, const struct iovec *iov, int cnt,
+			off_t off, size_t done)
+{
+	struct rec r;
+	size_t left = done;
+	int i, n = 0;
+
+	for (i = 0; i < cnt && left > 0; i++) {
+		size_t l = iov[i].iov_len < left ? iov[i].iov_len : left;
+		n += l > 0;
+		left -= l;
+	}
+	if (n < 2)
+		return;
+	pl_rec_start_at(&r, "Q", t);
+	pl_put_u64(&r, (uint64_t)pl_file_dev[f]);
+	pl_put_u64(&r, (uint64_t)f);
+	pl_put_u64(&r, (uint64_t)off);
+	pl_put_u64(&r, (uint64_t)done);
+	pl_put_u64(&r, (uint64_t)n);
+	pl_rec_end(&r);
+}
+
 /* a transfer of @done bytes on @fd, if an image's: one line an iovec */
 static void log_iov(const char *kind, uint64_t t, int fd, const struct iovec *iov, int cnt,
 		    off_t off, size_t done)
 {
 	int c = classify(fd);
-	if (c >= FD_IMAGE)
-		pl_log_iov(kind, t, c - FD_IMAGE, iov, cnt, off, done);
+	if (c < FD_IMAGE)
+		return;
+	if (kind[0] == 'R')
+		log_request(t, c - FD_IMAGE, iov, cnt, off, done);
+	pl_log_iov(kind, t, c - FD_IMAGE, iov, cnt, off, done);
 }
 
 /* one buffer: pread, pwrite and the like */
