@@ -9,26 +9,25 @@ usage() {
 	cat <<USAGE
 usage: bench/qemu_guests.sh [options] [TRACE...]
 
-For each QEMU trace (default: traces/qemu-*.trace.gz), replays N guests of
-it sharing one image (N = 1, 4 and 16, one after another, nothing
-reclaimed) and finds the density on a host of SIZE, under QEMU's
-writeback (read-copy), none (odirect), dax, writeback with free page
-reporting (--report-order 9, Linux's default) and free-hint (every freed
-page given back at once: the ideal the reporting approaches).  Writes
-OUT/per-guest.csv (trace, strategy, N, host MiB in all and per guest at
-the end: guest RAM, image page cache), OUT/density.csv (trace, strategy,
-guests before the first swap-out), OUT/table.md, and draws
-OUT/qemu-guests.png and .svg (host MiB per guest against N) when gnuplot
-is there.
+For each QEMU trace (default: traces/qemu-*.trace.gz), runs "anonsim
+density" on a host of SIZE, guests of the trace booted one after another
+and sharing one image, under QEMU's writeback (read-copy), none
+(odirect), dax, writeback with free page reporting (--report-order 9,
+Linux's default) and free-hint (every page the guest frees given back at
+once: what reporting approaches).  Writes per trace OUT/TRACE.csv (the
+density CSV of every strategy, labelled as above), OUT/table.md (host
+MiB at the end for the first guest, what each further guest adds, and
+the guests that fit before the first swap-out) and, with gnuplot,
+OUT/TRACE.png and .svg (plots/density.gp).
 
   -o, --output DIR    results (default: bench/results/qemu-guests)
-  -m, --host-mem SIZE the host of the density (default: 4G)
+  -m, --host-mem SIZE the host (default: 4G)
       --swap SIZE     its swap (default: 1G)
       --max N         the most guests tried (default: 64)
   -h, --help          this text
 
 Environment: ANONSIM (default: ./anonsim of the build tree).
-Exit status: 0 done; 1 usage error; 5 a replay failed.
+Exit status: 0 done; 1 usage error; 5 a run failed.
 USAGE
 }
 
@@ -60,62 +59,60 @@ mkdir -p "$out" || die "cannot make $out"
 strategies="writeback:-s,writeback none:-s,none dax:-s,dax
 writeback+reporting:-s,writeback,--report-order,9 free-hint:-s,free-hint"
 
-# run_strategy LABEL OPTS CMD...: anonsim CMD with LABEL's options, CSV
-run_strategy() {
-	opts=$(printf '%s' "$2" | tr ',' ' ')
-	shift 2
+# A density run's CSV with the strategy column relabelled.
+density_of() {
+	label=$1 opts=$(printf '%s' "$2" | tr ',' ' ') t=$3
 	# shellcheck disable=SC2086
-	"$anonsim" "$@" -q --csv $opts
+	"$anonsim" density -q --csv -m "$mem" --swap "$swap" --max "$max" $opts "$t" \
+		>"$out/run.csv" || return 1
+	awk -F, -v OFS=, -v l="$label" 'NR > 1 { $1 = l } NR > 1 || first' first="$4" "$out/run.csv"
 }
 
-per=$out/per-guest.csv.tmp dens=$out/density.csv.tmp
-echo "trace,strategy,guests,total_mib,per_guest_mib,ram_mib_per_guest,cache_mib" >"$per"
-echo "trace,strategy,host_mib,density" >"$dens"
+table=$out/table.md.tmp
 for t in "$@"; do
 	name=$(basename "$t" .trace.gz)
+	csv=$out/$name.csv.tmp first=1
+	: >"$csv"
 	for s in $strategies; do
-		label=${s%%:*} opts=${s#*:}
-		for n in 1 4 16; do
-			run_strategy "$label" "$opts" replay --pages -n "$n" "$t" >"$out/r.csv" ||
-				die "$t: replay of $n under $label failed"
-			awk -F, -v t="$name" -v s="$label" -v n="$n" '
-				NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
-				{ mib = 4096 / 1048576
-				  tot = $k["final_total_pages"] * mib
-				  printf "%s,%s,%d,%.1f,%.1f,%.1f,%.1f\n", t, s, n, tot, tot / n,
-					$k["final_tmpfs_pages"] * mib / n, $k["final_cache_pages"] * mib }' \
-				"$out/r.csv" >>"$per"
-		done
-		run_strategy "$label" "$opts" density -m "$mem" --swap "$swap" --max "$max" "$t" \
-			>"$out/d.csv" || die "$t: density under $label failed"
-		awk -F, -v t="$name" -v s="$label" '
-			NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
-			!done++ { printf "%s,%s,%s,%s\n", t, s, $k["host_mem_mib"], $k["density"] }' \
-			"$out/d.csv" >>"$dens"
+		density_of "${s%%:*}" "${s#*:}" "$t" "$first" >>"$csv.part" ||
+			die "$t: density under ${s%%:*} failed"
+		cat "$csv.part" >>"$csv" && rm -f "$csv.part"
+		first=
 	done
+	rm -f "$out/run.csv"
+	mv "$csv" "$out/$name.csv" || die "cannot write $out/$name.csv"
 	echo "qemu_guests: $name done" >&2
 done
-rm -f "$out/r.csv" "$out/d.csv"
-mv "$per" "$out/per-guest.csv" && mv "$dens" "$out/density.csv" || die "cannot write $out"
 
-# The table: per trace and strategy, MiB per guest at N = 1, 4, 16 and the density.
-awk -F, '
-	FNR == 1 { next }
-	FILENAME ~ /per-guest/ { key = $1 SUBSEP $2; pg[key, $3] = $5
-		if (!(key in seen)) { seen[key] = 1; order[++n] = key } next }
-	{ d[$1 SUBSEP $2] = $4; host = $3 }
-	END {
-		printf "| trace | strategy | MiB per guest, 1 guest | 4 sharing an image | 16 | guests on %s MiB |\n", host
-		print "|---|---|---|---|---|---|"
-		for (i = 1; i <= n; i++) {
-			split(order[i], p, SUBSEP)
-			printf "| %s | %s | %s | %s | %s | %s |\n", p[1], p[2],
-				pg[order[i], 1], pg[order[i], 4], pg[order[i], 16], d[order[i]]
-		}
-	}' "$out/per-guest.csv" "$out/density.csv" >"$out/table.md" || die "cannot write the table"
+# Per trace and strategy: MiB at the end for one guest (total_mib at N =
+# 1), what each further guest adds (from N = 1 to the largest N run
+# without memory limits, at most 4), and the density.
+{
+	echo "| trace | strategy | host MiB, first guest | each further guest | guests on $mem before a swap-out |"
+	echo "|---|---|---|---|---|"
+	for t in "$@"; do
+		name=$(basename "$t" .trace.gz)
+		awk -F, -v t="$name" '
+			NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+			!($1 in seen) { seen[$1] = 1; order[++n] = $1 }
+			$2 == 1 { one[$1] = $k["total_mib"] }
+			$2 <= 4 { far[$1] = $2; tot[$1] = $k["total_mib"] }
+			$k["density"] != "" { d[$1] = $k["density"] }
+			END {
+				for (i = 1; i <= n; i++) {
+					s = order[i]
+					add = far[s] > 1 ? (tot[s] - one[s]) / (far[s] - 1) : 0
+					printf "| %s | %s | %.1f | %.1f | %s |\n", t, s, one[s], add, d[s]
+				}
+			}' "$out/$name.csv"
+	done
+} >"$table" && mv "$table" "$out/table.md" || die "cannot write the table"
 cat "$out/table.md"
 
 if command -v gnuplot >/dev/null 2>&1; then
-	gnuplot -e "data='$out/per-guest.csv'; out='$out/qemu-guests'" "$top/plots/qemu_guests.gp" ||
-		die "the plot failed"
+	for t in "$@"; do
+		name=$(basename "$t" .trace.gz)
+		gnuplot -e "data='$out/$name.csv'; out='$out/$name'; trace='$name'; heading='Host memory of N QEMU guests sharing one image'; xname='guests'; xstep=0" \
+			"$top/plots/density.gp" || die "the plot of $name failed"
+	done
 fi

@@ -156,8 +156,9 @@ expect_match "$(printf '%s\n' "$body" | awk -v bl="$tmp/blocks" '
 	$2 == "phase" { ph = $3 }
 	$2 == "read" && (int($4 / 4096) in blk) { print ph }' | sort -u | tr '\n' ' ')" '^boot-done $'
 # free page reporting: RAM given back (punched) after the guest dropped
-# its caches, about 2 s after, in the 3 s before work-done
-expect_match "$(printf '%s\n' "$body" | awk '$2 == "phase" { ph = $3 } $2 == "discard" { print ph }' | sort -u | tr '\n' ' ')" '^read-done $'
+# its caches, about 2 s after, mostly in the 3 s before work-done (on a
+# loaded host some come after it, before the power-off)
+expect_match "$(printf '%s\n' "$body" | awk '$2 == "phase" { ph = $3 } $2 == "discard" { print ph }' | sort -u | tr '\n' ' ')" '^read-done (work-done )?$'
 # the footprint at the end: RAM, and the page cache holds the file at least
 expect_match "$(printf '%s\n' "$body" | tail -n 2 | awk '{ print $2, $3 }' | tr '\n' ' ')" \
 	'^footprint tmpfs footprint cache:disk0 $'

@@ -151,6 +151,9 @@ done
 [ -x /sbin/kpage-sampler ] && /sbin/kpage-sampler 50 &
 sleep 1
 echo "anonsim-phase boot-done"
+# the marker's time is when the recorder reads the console: on a loaded
+# host it may come late, and the reads must not overtake it
+sleep 2
 mount -t ext4 -o ro,noload /dev/vda /mnt || echo "anonsim-init: cannot mount /dev/vda"
 for f in $(cat /mnt/files); do cat "/mnt/$f" >/dev/null; done
 echo "anonsim-phase read-done"
