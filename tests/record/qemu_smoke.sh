@@ -155,10 +155,10 @@ expect_match "$(printf '%s\n' "$body" | awk -v bl="$tmp/blocks" '
 	BEGIN { while ((getline b < bl) > 0) blk[b] = 1 }
 	$2 == "phase" { ph = $3 }
 	$2 == "read" && (int($4 / 4096) in blk) { print ph }' | sort -u | tr '\n' ' ')" '^boot-done $'
-# free page reporting: RAM given back (punched) after the guest dropped
-# its caches, about 2 s after, mostly in the 3 s before work-done (on a
-# loaded host some come after it, before the power-off)
-expect_match "$(printf '%s\n' "$body" | awk '$2 == "phase" { ph = $3 } $2 == "discard" { print ph }' | sort -u | tr '\n' ' ')" '^read-done (work-done )?$'
+# free page reporting: RAM given back (punched); when is the guest's
+# (2 s after a block is freed, later on a loaded host): at least once
+[ "$(printf '%s\n' "$body" | awk '$2 == "discard" { n++ } END { print n + 0 }')" -gt 0 ] ||
+	fail "no discard: free page reporting gave nothing back"
 # the footprint at the end: RAM, and the page cache holds the file at least
 expect_match "$(printf '%s\n' "$body" | tail -n 2 | awk '{ print $2, $3 }' | tr '\n' ' ')" \
 	'^footprint tmpfs footprint cache:disk0 $'
