@@ -15,7 +15,8 @@
 #     .\" example: KINDS
 # KINDS is "runnable", or one or more of those left out and why:
 # "needs-root" (packages, cgroups, swap), "slow" (minutes: builds, the
-# test suite, long runs), "needs-uml" (a UML guest running); "text" marks
+# test suite, long runs), "needs-uml" (a UML guest running),
+# "needs-source" (a script of the source tree, not installed); "text" marks
 # a block that is no command (a layout, a diagram).  In a block, the lines
 # that start with "$ " are the commands (with the lines a trailing
 # backslash continues) and the rest their output; a block without such
@@ -115,7 +116,7 @@ while read -r file line kinds; do
 	*)
 		for k in $kinds; do
 			case $k in
-			needs-root|slow|needs-uml|text) ;;
+			needs-root|slow|needs-uml|needs-source|text) ;;
 			*) fail "$where: unknown example kind '$k'" ;;
 			esac
 		done
