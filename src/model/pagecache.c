@@ -100,7 +100,11 @@ static inline bool resident(const struct pagecache *pc, uint64_t i)
  * which resolves an index inside a multi-page folio to the folio's head
  * slot; the following xas_next()/xas_prev() steps move index and slot
  * together, so the walk reports every index (index - head) too far until
- * it reaches the end of its 64-slot node, where it resynchronises.  Folios
+ * it reaches the end of its 64-slot node.  Going up, __xas_next() finds
+ * the next node's slot by the index: in step again.  Going down,
+ * __xas_prev() finds the slot of the index's offset in the node before:
+ * in step only if they were one apart, else the walk goes on a node
+ * behind its index and reports every gap 64 too high.  Folios
  * of 64 pages or more live in higher nodes and are walked in step.
  * Returns what the kernel functions return: the (reported) index of the
  * first gap; 0 or UINT64_MAX when the walk runs off either end of the index
@@ -118,15 +122,29 @@ static uint64_t xa_miss(const struct pagecache *pc, uint64_t index, int dir,
 		slot = pc_folio_head(pc, index);
 	for (n = 0; n < max; n++) {
 		if (n) {
-			bool edge = dir > 0 ? slot % XA_CHUNK == XA_CHUNK - 1 :
-					      slot % XA_CHUNK == 0;
-
 			idx += dir;
-			slot = edge ? idx : slot + dir;
 			if (dir > 0 && idx == 0)
 				return 0;
 			if (dir < 0 && idx == UINT64_MAX)
 				return UINT64_MAX;
+			if (dir > 0)
+				slot = slot % XA_CHUNK == XA_CHUNK - 1 ? idx : slot + 1;
+			else if (slot % XA_CHUNK)
+				slot--;
+			else if (idx % XA_CHUNK) {
+				/*
+				 * __xas_prev() from the node's first slot: into
+				 * the node before, at the slot of the index's
+				 * offset there, which is the slot before only if
+				 * index and slot agreed; out of step by 2 or
+				 * more, the walk stays a node (64) behind its
+				 * index from there on.
+				 */
+				if (slot < XA_CHUNK)
+					return idx;
+				slot = slot - XA_CHUNK + idx % XA_CHUNK;
+			}
+			/* else: index and offset agree again: the same slot once more */
 		}
 		if (slot >= pc->npages || !resident(pc, slot))
 			return idx;

@@ -375,6 +375,16 @@ START_TEST(discard_gives_tmpfs_back)
 }
 END_TEST
 
+/* tests/model/replay/prev-miss.trace: the history walk a node behind, as the kernel's */
+START_TEST(prev_miss_walk_behind_a_node)
+{
+	struct replay_result r = run("prev-miss.trace", "read-copy", ANON_FIXED);
+
+	ck_assert_uint_eq(r.final[CAT_CACHE], 736);
+	ck_assert_uint_eq(r.calls.read, 5);
+}
+END_TEST
+
 /* tests/model/replay/discard.trace under dax: reads fill no guest page, the image's pages are shared */
 START_TEST(dax_reads_fill_no_guest_page)
 {
@@ -723,6 +733,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, request_is_one_read);
 	tcase_add_test(tc, discard_gives_tmpfs_back);
 	tcase_add_test(tc, dax_reads_fill_no_guest_page);
+	tcase_add_test(tc, prev_miss_walk_behind_a_node);
 	tcase_add_test(tc, free_page_reporting);
 	tcase_add_test(tc, host_events_charge_overhead);
 	tcase_add_test(tc, host_anon_pages_swap);
