@@ -18,13 +18,11 @@
 #   the calibration (bench/results/calibrate) 42.0-42.7 s (the model
 #   43.0 s), as the third instance ends and the fourth boots (at 42.444
 #   s): the kernel's density is 2 or 3 from run to run, the model's 3.
-#   Swap used 20806-21042 pages, and 20691-21560 (the model 20384: 1.5-
-#   5.8 % more); page cache left 768-992, and 652-1500 (the model 559:
-#   1.17 to 2.7 times it, the model reading the memory cgroup's
-#   statistics as of their last flush, up to 2 s old, as the kernel
-#   does).  Bounds: both first swap-outs after the third instance booted
-#   (30.296 s), within 2 s of each other; swap within 10 % of the
-#   model's; cache left between the model's and three times it.
+#   Swap used 20806-21042 pages, and 20691-21560 (the model 20724: -0.2
+#   to +4.0 %); page cache left 768-992, and 652-1500 (the model 879:
+#   0.74 to 1.71 times it).  Bounds: both first swap-outs after the
+#   third instance booted (30.296 s), within 2 s of each other; swap
+#   within 10 % of the model's; cache left within half and twice it.
 #   A run made --fast lies far outside them (28203-28231 swapped, 8192
 #   cached, first at 31.3 s).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -87,8 +85,8 @@ awk -v r="$real_first" -v m="$model_first" 'BEGIN { d = r - m; exit !(d <= 2 && 
 [ "$model_swap" -gt 0 ] && [ $((10 * real_swap)) -ge $((9 * model_swap)) ] &&
 	[ $((10 * real_swap)) -le $((11 * model_swap)) ] ||
 	fail "5 re-reads: swap used real $real_swap pages, model $model_swap: beyond 10 %"
-[ "$real_cache" -ge "$model_cache" ] && [ "$real_cache" -le $((3 * model_cache)) ] ||
-	fail "5 re-reads: page cache real $real_cache pages, model $model_cache: not between it and three times it"
+[ $((2 * real_cache)) -ge "$model_cache" ] && [ "$real_cache" -le $((2 * model_cache)) ] ||
+	fail "5 re-reads: page cache real $real_cache pages, model $model_cache: beyond half or twice"
 
 # a signal in the middle: the instances, swap file, cgroup and files go
 "$ANONSIM" live -s read-copy -n 6 -m 160M --swap 256M -d "$tmp/scratch" "$boot" >/dev/null 2>&1 &
