@@ -109,11 +109,11 @@ debian-files-64M 34578 14.693693
 debian-install-128M 37862 31.646765
 debian-reread-64M 27545 19.5149
 debian-tmpfs-64M 13368 30.26104
-qemu-debian-compile-1G 120715 267.818147
-qemu-debian-files-256M 12049 38.263724
-qemu-debian-install-512M 26405 51.873334
-qemu-debian-reread-256M 7927 26.883085
-qemu-debian-tmpfs-256M 9406 50.602381
+qemu-debian-compile-1G 120013 219.942915
+qemu-debian-files-256M 10410 21.50677
+qemu-debian-install-512M 28823 82.336692
+qemu-debian-reread-256M 7413 19.367279
+qemu-debian-tmpfs-256M 8707 39.906729
 random-reads 6416 20.225
 seq-stream 10531 22.58
 shared-reread 804 14.148
