@@ -91,7 +91,7 @@ expect_match "$err" 'vhost-user-blk-pci: another process does its I/O'
 # ---- the recording ----------------------------------------------------------------
 memcg=--no-memcg
 as_root && [ -f /sys/fs/cgroup/memory/memory.stat ] && memcg=
-nice -n 10 sh "$rec/uml/anonsim-record" --vmm qemu --tools "$tools" --timeout 50 $memcg \
+nice -n 10 sh "$rec/uml/anonsim-record" --vmm qemu --tools "$tools" --timeout 180 $memcg \
 	--keep "$tmp/raw" -o "$tmp/q.trace.gz" -- \
 	qemu-system-x86_64 -nodefaults -no-user-config -display none -serial stdio -no-reboot \
 	-accel tcg,tb-size=64 -object memory-backend-memfd,id=m,size=256M \
