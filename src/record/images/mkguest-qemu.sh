@@ -136,14 +136,28 @@ for m in virtio/virtio_ring virtio/virtio virtio/virtio_pci_legacy_dev \
 	basename "$f" >>"$r/lib/modules/order"
 done
 
+# Both inits start alike: the kernel's filesystems, the disk's modules.
 cat >"$r/init" <<'INIT'
 #!/bin/sh
-# The recorded guest: read the disk's files, free, power off.
 export PATH=/bin:/sbin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 for m in $(cat /lib/modules/order); do insmod "/lib/modules/$m"; done
+INIT
+if [ -n "$root" ]; then
+	cat >>"$r/init" <<'INIT'
+# Boot the Debian image on /dev/vda: its init runs the recorded guest.
+mkdir -p /newroot
+mount -t ext4 /dev/vda /newroot || { echo "initramfs: cannot mount /dev/vda"; poweroff -f; }
+# the image's /dev holds only static nodes: the kernel's devices with it
+mount --move /dev /newroot/dev
+umount /sys /proc
+exec switch_root /newroot /sbin/anonsim-init
+INIT
+else
+	cat >>"$r/init" <<'INIT'
+# The recorded guest: read the disk's files, free, power off.
 wait_s=1
 for a in $(cat /proc/cmdline); do
 	case $a in anonsim.wait=*) wait_s=${a#anonsim.wait=} ;; esac
@@ -162,22 +176,6 @@ echo 3 >/proc/sys/vm/drop_caches
 sleep "$wait_s"
 echo "anonsim-phase work-done"
 poweroff -f
-INIT
-if [ -n "$root" ]; then
-	cat >"$r/init" <<'INIT'
-#!/bin/sh
-# Boot the Debian image on /dev/vda: its init runs the recorded guest.
-export PATH=/bin:/sbin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-for m in $(cat /lib/modules/order); do insmod "/lib/modules/$m"; done
-mkdir -p /newroot
-mount -t ext4 /dev/vda /newroot || { echo "initramfs: cannot mount /dev/vda"; poweroff -f; }
-# the image's /dev holds only static nodes: the kernel's devices with it
-mount --move /dev /newroot/dev
-umount /sys /proc
-exec switch_root /newroot /sbin/anonsim-init
 INIT
 fi
 chmod 755 "$r/init"
