@@ -103,6 +103,7 @@ void host_destroy(struct host *h)
 	free(h->caches);
 	for (i = 0; i < LRU_NR; i++)
 		free(h->lru[i].v);
+	free(h->wb);
 	free(h->swap_map);
 	free(h->owners);
 	kapi_ctx_destroy(&h->kctx);
@@ -260,27 +261,115 @@ static bool swap_out_one(struct host *h)
 	return false;
 }
 
+/* --- modern: the swap cache ----------------------------------------------
+ *
+ * shrink_folio_list() writes a swap-backed folio out (pageout() ->
+ * shmem_writeout() -> swap_writepage()) and keeps it: it stays in memory,
+ * in the swap cache, until its writeback ends (folio_end_writeback()
+ * rotates it to the tail of the inactive list, folio_rotate_reclaimable())
+ * and reclaim looks at it again and frees it.  The model ends every
+ * writeback before reclaim's next batch of the list (the lru_add_drain()
+ * that begins shrink_inactive_list() moves the rotated pages): a swap
+ * file's write takes a fraction of a millisecond, about what reclaim
+ * takes to scan a batch at a low priority.  Pages reclaim writes thus
+ * count as freed a batch later, which is what makes a reclaim whose
+ * swap-outs are its only progress go on to lower priorities.
+ */
+
+/* The page leaves the instance for the swap cache: charged again, kept. */
+static void swapcache_add(struct host *h, uint32_t owner, uint32_t page,
+			  enum mem_cat cat)
+{
+	if (h->wb_nr == h->wb_cap) {
+		h->wb_cap = h->wb_cap ? h->wb_cap * 2 : 256;
+		h->wb = xrealloc(h->wb, h->wb_cap * sizeof(*h->wb), "the swap cache");
+	}
+	h->wb[h->wb_nr++] = (struct swapcache_page){ owner, page, (uint8_t)cat };
+	h->pages[cat]++;
+	h->total++;
+	if (cat == CAT_OVERHEAD)
+		h->host_anon++;
+}
+
+/* Entry @i leaves the swap cache; its charge stays with the caller. */
+static void swapcache_remove(struct host *h, size_t i)
+{
+	/* keep the written ones before those under writeback */
+	if (i < h->wb_done) {
+		h->wb[i] = h->wb[--h->wb_done];
+		i = h->wb_done;
+	}
+	h->wb[i] = h->wb[--h->wb_nr];
+}
+
+/* Entry @i leaves the swap cache and memory. */
+static void swapcache_del(struct host *h, size_t i)
+{
+	enum mem_cat cat = (enum mem_cat)h->wb[i].cat;
+
+	if (cat == CAT_OVERHEAD)
+		h->host_anon--;
+	host_release(h, cat, 1);
+	swapcache_remove(h, i);
+}
+
+bool host_swapcache_find(struct host *h, uint32_t owner, uint32_t page)
+{
+	size_t i;
+
+	for (i = 0; i < h->wb_nr; i++)
+		if (h->wb[i].owner == owner && h->wb[i].page == page &&
+		    h->wb[i].cat == CAT_TMPFS) {
+			/* swapin: back in the file, on the charge it kept */
+			swapcache_remove(h, i);
+			return true;
+		}
+	return false;
+}
+
+void host_swapcache_forget(struct host *h, uint32_t owner)
+{
+	size_t i = h->wb_nr;
+
+	while (i-- > 0)
+		if (h->wb[i].owner == owner)
+			swapcache_del(h, i);
+}
+
 /*
- * modern: look at the oldest tmpfs page.  Used since reclaim last looked
- * (its pte young, as every page is after its first fault): it goes round
- * again; else it is swapped out.  Returns 1 swapped, 0 rotated, -1 none.
+ * modern: look at the oldest anonymous page.  A written one whose
+ * writeback has ended is freed (its shadow ages the workingset, as
+ * __remove_mapping() -> workingset_eviction() does).  One used since
+ * reclaim last looked (its pte young, as every page is after its first
+ * fault) goes round again; any other is written to swap.  Returns
+ * 2 freed, 1 written, 0 rotated, -1 none.
  */
 static int scan_anon(struct host *h)
 {
 	struct lru_entry *e;
 
+	if (h->wb_done) {
+		swapcache_del(h, 0);
+		host_age_evict(h, 1);
+		return 2;
+	}
 	while (h->swap_used < h->swap_pages && (e = lru_head(h, LRU_TMPFS))) {
 		struct lru_entry v = *e;
 		const struct tmpfs_owner *o = &h->owners[v.owner];
+		uint64_t tmpfs = h->pages[CAT_TMPFS];
 
 		h->lru[LRU_TMPFS].head++;
-		if (o->ops->referenced(o->priv, v.page)) {
+		if (o->ops->referenced(o->priv, v.page) ||
+		    (h->nofs && o->ops->needs_fs(o->priv, v.page))) {
 			host_lru_add(h, LRU_TMPFS, v.owner, v.page,
 				     o->ops->lru_gen(o->priv, v.page));
 			return 0;
 		}
-		if (o->ops->swap_out(o->priv, v.page))
+		if (o->ops->swap_out(o->priv, v.page)) {
+			swapcache_add(h, v.owner, v.page,
+				      h->pages[CAT_TMPFS] < tmpfs ? CAT_TMPFS : CAT_OVERHEAD);
 			return 1;
+		}
 	}
 	return -1;
 }
@@ -304,23 +393,23 @@ static bool reclaim_24(struct host *h)
 	return oldest ? evict_cache(h, l) : false;
 }
 
-/* --- modern: Linux 6.x, mm/vmscan.c and mm/swap.c ------------------------
+/* --- modern: Linux 6.x, mm/vmscan.c, mm/swap.c and mm/workingset.c --------
  *
  * Page cache enters the inactive file list; a second access to a folio
- * moves it to the active list (pagecache.c).  The active list is scanned
- * only while it outgrows the inactive one (inactive_is_low()), and the
- * inactive file list alone while it is large and not low (cache_trim_mode);
+ * moves it to the active list (pagecache.c), and so does a refault within
+ * the workingset's size (workingset_refault()).  The active list is
+ * scanned only while it outgrows the inactive one (inactive_is_low()) or
+ * file refaults came back active since the last reclaim, and the inactive
+ * file list alone while it is large and neither holds (cache_trim_mode);
  * otherwise tmpfs (anon, swap-backed) and file lists are scanned in the
  * proportion get_scan_count() takes from swappiness 60 and the cost of
- * reclaiming each kind.  A tmpfs page used since reclaim last looked goes
- * round once more.  What is left out, measured on Linux 6.18 (README):
- * refaults come back inactive.  The kernel activates them
- * (workingset_refault()), but under this load deactivates them again as
- * fast (pgdeactivate 17489 against 13930 refault activations in a run of
- * six 64M boots in 160 MiB), since its swap-outs free memory only after
- * their writeback and reclaim scans far more meanwhile (624873 tmpfs pages
- * scanned for 6870 swapped); a model whose swap-outs free at once would
- * keep them, and hold twice the page cache the kernel does.
+ * reclaiming each kind: swap-outs and rotations for anon, refaults of
+ * pages that had been active for file.  A tmpfs page used since reclaim
+ * last looked goes round once more; one reclaim may not write (a
+ * readahead's, memalloc_nofs_save()) goes round too; a written one stays
+ * in the swap cache until its writeback ends.  The kernel's counters of
+ * these events, measured on Linux 6.18 beside the model's, are in the
+ * README ("Under pressure").
  */
 
 #define SWAP_CLUSTER_MAX 32
@@ -348,9 +437,11 @@ static void note_cost(struct host *h, bool file, uint64_t nr_io, uint64_t nr_rot
 	}
 }
 
+/* An activation ages the shadows as an eviction does (workingset_activation()). */
 void host_note_activate(struct host *h, uint64_t nr)
 {
 	h->active_file += nr;
+	h->nonresident_age += (uint32_t)nr;
 }
 
 /* FLUSH_TIME: 2 * HZ */
@@ -373,6 +464,32 @@ static void stats_flush(struct host *h)
 	h->stats.at_us = (int64_t)h->now_us;
 	h->stats.inactive_file = inactive_file(h);
 	h->stats.active_file = h->active_file;
+	h->stats.anon = h->pages[CAT_TMPFS] + h->host_anon;
+	h->stats.refault_activations = h->refault_activations;
+}
+
+/*
+ * workingset_test_recent() for a file page: the evictions and activations
+ * since it left, against what could have held it: the active file list
+ * and, while swap has room, the anonymous pages; on the statistics as
+ * last flushed (mem_cgroup_flush_stats_ratelimited()).
+ */
+bool host_refault_recent(struct host *h, uint32_t eviction)
+{
+	uint32_t distance = h->nonresident_age - eviction;
+	uint64_t size;
+
+	stats_flush(h);
+	size = h->stats.active_file;
+	if (h->swap_used < h->swap_pages)
+		size += h->stats.anon;
+	return distance <= size;
+}
+
+/* workingset_refault(): a restored page charges the file list's cost. */
+void host_note_restore(struct host *h, uint64_t nr)
+{
+	note_cost(h, true, nr, 0);
 }
 
 /*
@@ -437,8 +554,14 @@ static void deactivate_file(struct host *h, uint64_t nr)
 /* shrink_inactive_list(): scan @nr pages of a kind; returns pages freed. */
 static uint64_t shrink_inactive(struct host *h, bool file, uint64_t nr)
 {
-	uint64_t scanned = 0, freed = 0;
+	uint64_t scanned = 0, freed = 0, written = 0;
 
+	/*
+	 * lru_add_drain(): the writeback of what the last batch wrote has
+	 * ended, and those pages wait at the tail of the list
+	 */
+	if (!file)
+		h->wb_done = h->wb_nr;
 	while (scanned < nr) {
 		uint64_t n;
 
@@ -454,15 +577,19 @@ static uint64_t shrink_inactive(struct host *h, bool file, uint64_t nr)
 		case -1:
 			scanned = nr;	/* nothing left to scan */
 			break;
-		case 1:
+		case 2:
 			freed++;
+			scanned++;
+			break;
+		case 1:
+			written++;
 			/* fall through */
 		default:
 			scanned++;
 		}
 	}
-	/* a swap-out is IO; a clean file page is not */
-	note_cost(h, file, file ? 0 : freed, scanned - freed);
+	/* a swap-out is IO; a clean file page is not; a written one is kept */
+	note_cost(h, file, written, scanned - freed);
 	return freed;
 }
 
@@ -528,16 +655,23 @@ enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_FILE };	/* no SCAN_ANON: swappi
 static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 {
 	uint64_t reclaimed = 0, deactivated = h->active_file;
+	bool force = false, skipped;
+	size_t wb;
 	int prio;
 
 	if (nr_to_reclaim < SWAP_CLUSTER_MAX)
 		nr_to_reclaim = SWAP_CLUSTER_MAX;
 	stats_flush(h);
+	wb = h->wb_nr;
+retry:
+	skipped = false;
 	for (prio = DEF_PRIORITY; prio >= 0 && reclaimed < nr_to_reclaim; prio--) {
 		/* prepare_scan_control() and get_scan_count() */
 		uint64_t anon = h->pages[CAT_TMPFS] + h->host_anon;
 		bool can_swap = h->swap_used < h->swap_pages && anon;
-		bool deact = inactive_file_is_low(h);
+		/* file refaults since the last reclaim: a new workingset forms */
+		bool deact = force || inactive_file_is_low(h) ||
+			     h->stats.refault_activations != h->refaults_snapshot;
 		uint64_t size[3] = { can_swap ? anon : 0,
 				     inactive_file(h), h->active_file };
 		uint64_t nr[3], fraction[2] = { 0, 1 }, denominator = 1;
@@ -570,12 +704,43 @@ static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 				scan = 0;
 			nr[i] = scan;
 		}
-		if (!deact)
+		if (!deact && nr[2]) {
 			nr[2] = 0;	/* shrink_list(): active file left alone */
+			skipped = true;
+		}
 		shrink_lruvec(h, nr, nr_to_reclaim, &reclaimed);
 	}
-	/* pages moved to the inactive list are reclaimed on the next call */
-	return reclaimed > 0 || h->active_file < deactivated;
+	/*
+	 * do_try_to_free_pages(): nothing reclaimed, and the active list
+	 * was left alone on statistics that may be old: again, deactivating
+	 */
+	if (!reclaimed && skipped && !force) {
+		force = true;
+		goto retry;
+	}
+	h->refaults_snapshot = h->stats.refault_activations;	/* snapshot_refaults() */
+	/* pages moved to the inactive list, or written to swap, are
+	 * reclaimed on the next call */
+	return reclaimed > 0 || h->active_file < deactivated || h->wb_nr > wb;
+}
+
+/*
+ * try_charge_memcg() for a __GFP_NORETRY charge: reclaim, and once more
+ * after draining the per-CPU stocks, then give up (nomem).
+ */
+#define NORETRY_RECLAIMS 2
+
+bool host_try_reserve(struct host *h, uint64_t n)
+{
+	int tries;
+
+	if (!h->mem_pages || h->balancing)
+		return true;	/* unlimited; or reclaim's own allocation */
+	h->balancing = 1;
+	for (tries = 0; tries < NORETRY_RECLAIMS && h->total + n > h->mem_pages; tries++)
+		reclaim_modern(h, n);
+	h->balancing = 0;
+	return h->total + n <= h->mem_pages;
 }
 
 void host_balance(struct host *h)

@@ -79,6 +79,13 @@ struct tmpfs_owner_ops {
 	bool (*swap_out)(void *owner, uint32_t page);
 	/* whether @page was used since the last call (folio_referenced()) */
 	bool (*referenced)(void *owner, uint32_t page);
+	/*
+	 * whether writing @page out takes a reclaim that may enter the
+	 * filesystem (__GFP_FS): a tmpfs page does (shmem_writeout() puts
+	 * it in the swap cache; may_enter_fs()), a process's anonymous one
+	 * only needs IO
+	 */
+	bool (*needs_fs)(void *owner, uint32_t page);
 };
 
 struct tmpfs_owner {
@@ -94,6 +101,12 @@ struct host {
 	uint64_t ra_pages;		/* readahead window of every open image */
 	uint64_t overhead_pages;	/* fixed cost of each instance */
 	int balancing;			/* reclaim under way: no nested reclaim */
+	/*
+	 * modern: charges come from readahead, whose reclaim may not enter
+	 * the filesystem (memalloc_nofs_save() in page_cache_ra_unbounded()
+	 * and page_cache_ra_order()): it cannot write tmpfs pages to swap
+	 */
+	int nofs;
 
 	uint64_t pages[CAT_NR];		/* now */
 	/* of CAT_OVERHEAD, the host processes' resident anonymous pages:
@@ -118,6 +131,26 @@ struct host {
 	uint64_t active_file;		/* pages on LRU_ACTIVE */
 	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
 	/*
+	 * mm/workingset.c: the evictions and activations so far
+	 * (lruvec->nonresident_age), the file refaults that came back
+	 * active (WORKINGSET_ACTIVATE_FILE), and that count as the last
+	 * reclaim left it (snapshot_refaults()).
+	 */
+	uint32_t nonresident_age;
+	uint64_t refault_activations, refaults_snapshot;
+	/*
+	 * Swap-backed pages written out to swap and still in memory, in the
+	 * swap cache: [0, wb_done) written (the writeback ended, the page
+	 * rotated to the tail of its list: freed when reclaim next looks),
+	 * [wb_done, wb_nr) under writeback since the running reclaim wrote
+	 * them.  Each stays charged to the category it left.
+	 */
+	struct swapcache_page {
+		uint32_t owner, page;
+		uint8_t cat;		/* enum mem_cat: CAT_TMPFS or CAT_OVERHEAD */
+	} *wb;
+	size_t wb_nr, wb_done, wb_cap;
+	/*
 	 * The memory cgroup's statistics as reclaim's heuristics read them
 	 * (inactive_is_low(), cache_trim_mode): list sizes as of their last
 	 * flush, which comes at most every 2 s (FLUSH_TIME); the scan sizes
@@ -125,7 +158,8 @@ struct host {
 	 */
 	struct {
 		int64_t at_us;		/* the last flush; -1: none yet */
-		uint64_t inactive_file, active_file;
+		uint64_t inactive_file, active_file, anon;
+		uint64_t refault_activations;
 	} stats;
 
 	struct pagecache **caches;	/* by id */
@@ -184,6 +218,26 @@ static inline void host_charge(struct host *h, enum mem_cat cat, uint64_t n)
 		h->peak_total = h->total;
 }
 
+/*
+ * Make room for @n pages charged one by one next, reclaiming for them at
+ * once: a large folio's charge (mem_cgroup_charge()) asks reclaim for
+ * all its pages, where page by page would ask 32 at a time.
+ */
+static inline void host_reserve(struct host *h, uint64_t n)
+{
+	h->total += n;
+	if (h->mem_pages && h->total > h->mem_pages)
+		host_balance(h);
+	h->total -= n;
+}
+
+/*
+ * `modern`: room for @n pages of readahead, whose charge does not retry
+ * (__GFP_NORETRY): true if reclaim made it; false if it did not, and the
+ * pages are not to be added.
+ */
+bool host_try_reserve(struct host *h, uint64_t n);
+
 static inline void host_release(struct host *h, enum mem_cat cat, uint64_t n)
 {
 	h->pages[cat] -= n;
@@ -202,6 +256,58 @@ static inline void host_sync_tables(struct host *h)
 
 /* `modern`: @nr file pages were activated (folio_mark_accessed()). */
 void host_note_activate(struct host *h, uint64_t nr);
+
+/*
+ * `modern`: a file page evicted at nonresident age @eviction (its shadow)
+ * is read again: whether it comes back active (workingset_test_recent()).
+ */
+bool host_refault_recent(struct host *h, uint32_t eviction);
+
+/* `modern`: @nr refaulting pages came back active (WORKINGSET_ACTIVATE). */
+static inline void host_note_refault_activate(struct host *h, uint64_t nr)
+{
+	h->refault_activations += nr;
+}
+
+/* `modern`: @nr pages that were active before eviction came back active. */
+void host_note_restore(struct host *h, uint64_t nr);
+
+/* `modern`: @nr pages left memory; returns the age their shadows keep. */
+static inline uint32_t host_age_evict(struct host *h, uint64_t nr)
+{
+	uint32_t eviction = h->nonresident_age;
+
+	h->nonresident_age += (uint32_t)nr;
+	return eviction;
+}
+
+/*
+ * `modern`: page @page of tmpfs owner @owner, swapped out, is used again
+ * (host_swapcache_find() does the work, past the test for none):
+ * true if it is still in the swap cache (its memory already charged),
+ * which it leaves; false if it must be read back (charge it).
+ */
+bool host_swapcache_find(struct host *h, uint32_t owner, uint32_t page);
+
+static inline bool host_swapcache_take(struct host *h, uint32_t owner,
+				       uint32_t page)
+{
+	return h->wb_nr && host_swapcache_find(h, owner, page);
+}
+
+/* Owner @owner is gone: its pages in the swap cache leave memory. */
+void host_swapcache_forget(struct host *h, uint32_t owner);
+
+/* Readahead's allocations begin and end (memalloc_nofs_save/restore()). */
+static inline void host_nofs_save(struct host *h)
+{
+	h->nofs++;
+}
+
+static inline void host_nofs_restore(struct host *h)
+{
+	h->nofs--;
+}
 
 /* Put (or refresh) a page at the young end of an LRU list. */
 void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,

@@ -273,6 +273,7 @@ void instance_teardown(struct instance *in)
 		page_report_destroy(in->report);
 		free(in->report);
 	}
+	host_swapcache_forget(h, in->id);
 	h->owners[in->id].priv = NULL;
 }
 
@@ -282,6 +283,7 @@ void instance_teardown(struct instance *in)
 static inline void tmpfs_fault(struct instance *in, struct host *h, uint64_t p)
 {
 	struct ppage *pg = inst_page(in, p);
+	bool cached = false;	/* swapped, and still in the host's swap cache */
 
 	if (pg->tmpfs == TMPFS_RESIDENT) {
 		pg->young = 1;
@@ -300,13 +302,15 @@ static inline void tmpfs_fault(struct instance *in, struct host *h, uint64_t p)
 			inst_fail(in, "swapped page without a swap entry", p);
 		in->swapped--;
 		h->swap_ins++;
+		cached = host_swapcache_take(h, in->id, (uint32_t)p);
 	}
 	pg->young = 1;
 	pg->tmpfs = TMPFS_RESIDENT;
 	in->resident++;
 	if (host_lru_kept(h, LRU_TMPFS))
 		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
-	host_charge(h, CAT_TMPFS, 1);
+	if (!cached)
+		host_charge(h, CAT_TMPFS, 1);
 }
 
 void inst_tmpfs_fault(struct instance *in, uint64_t p, uint64_t nr)
@@ -384,10 +388,18 @@ static bool tops_referenced(void *owner, uint32_t page)
 	return young;
 }
 
+static bool tops_needs_fs(void *owner, uint32_t page)
+{
+	const struct instance *in = owner;
+
+	return page < in->npages;	/* the rest are the host processes' */
+}
+
 static const struct tmpfs_owner_ops inst_tmpfs_ops = {
 	.lru_gen = tops_lru_gen,
 	.swap_out = tops_swap_out,
 	.referenced = tops_referenced,
+	.needs_fs = tops_needs_fs,
 };
 
 void inst_tmpfs_punch(struct instance *in, uint64_t p, uint64_t nr)

@@ -190,7 +190,8 @@ void pagecache_deactivate(struct host *h, struct pagecache *pc, uint64_t i)
 
 		if (!(*f & PC_ACTIVE))
 			continue;
-		*f &= (uint16_t)~PC_ACTIVE;
+		/* shrink_active_list(): "we are de-activating" */
+		*f = (uint16_t)((*f & ~PC_ACTIVE) | PC_WORKINGSET);
 		h->active_file--;
 		pagecache_touch(h, pc, j);	/* the young end of the inactive list */
 	}
@@ -225,12 +226,29 @@ static void cache_insert(struct host *h, struct pagecache *pc, uint64_t i,
 }
 
 /* Add the folio [index, index + 2^order) to the cache. */
-static void add_folio(struct host *h, struct pagecache *pc, uint64_t index,
+static bool add_folio(struct host *h, struct pagecache *pc, uint64_t index,
 		      unsigned order, bool mark, uint64_t req_lo, uint64_t req_hi,
 		      struct read_stats *st)
 {
 	uint64_t i, n = 1ULL << order;
+	uint16_t shadow = pc_flags(pc, index);
+	bool recent = false;
 
+	/* filemap_add_folio() -> workingset_refault() on the folio's shadow */
+	if ((shadow & PC_EVICTED) && h->policy == RECLAIM_MODERN &&
+	    host_lru_kept(h, LRU_ACTIVE))
+		recent = host_refault_recent(h, *pc_lru_genp(pc, index));
+	/*
+	 * mem_cgroup_charge(): the folio is charged whole, before it is
+	 * added; readahead's charge (__GFP_NORETRY) gives up after its
+	 * reclaim, and the folio is not read ahead
+	 */
+	if (h->policy == RECLAIM_MODERN && h->nofs) {
+		if (!host_try_reserve(h, n))
+			return false;
+	} else if (n > 1 && h->policy == RECLAIM_MODERN) {
+		host_reserve(h, n);
+	}
 	for (i = index; i < index + n; i++) {
 		if (pc_flags(pc, i) & PC_EVICTED)
 			st->refaults++;
@@ -242,6 +260,18 @@ static void add_folio(struct host *h, struct pagecache *pc, uint64_t index,
 	}
 	if (mark)
 		*pc_flagsp(pc, index) |= PC_RA_MARK;
+	if (!recent)
+		return true;
+	/* a refault within the workingset's size comes back active */
+	activate_folio(h, pc, index);
+	host_note_refault_activate(h, n);
+	if (shadow & PC_WORKINGSET) {
+		/* workingset_restore: it was active before: reclaiming file cost IO */
+		for (i = index; i < index + n; i++)
+			*pc_flagsp(pc, i) |= PC_WORKINGSET;
+		host_note_restore(h, n);
+	}
+	return true;
 }
 
 /* Is any page of [index, index + n) cached (the folio would not fit)? */
@@ -270,10 +300,12 @@ static void do_ra(struct host *h, struct pagecache *pc, uint64_t index,
 		return;
 	if (nr > pc->npages - index)
 		nr = pc->npages - index;
+	host_nofs_save(h);
 	for (i = 0; i < nr; i++)
 		if (!resident(pc, index + i))
 			add_folio(h, pc, index + i, 0, lookahead && i == nr - lookahead,
 				  req_lo, req_hi, st);
+	host_nofs_restore(h);
 }
 
 /* page_cache_ra_order(): the window in folios of ra->order at most. */
@@ -294,6 +326,7 @@ static void ra_order(struct host *h, struct pagecache *pc, struct ra_state *ra,
 	if (new_order > ilog2_u64(ra->size))
 		new_order = ilog2_u64(ra->size);
 	ra->order = new_order;
+	host_nofs_save(h);
 	while (index <= limit) {
 		unsigned order = new_order;
 		uint64_t n;
@@ -305,13 +338,15 @@ static void ra_order(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		n = 1ULL << order;
 		if (range_busy(pc, index, n))
 			break;	/* -EEXIST: the rest falls back to single pages */
-		add_folio(h, pc, index, order, index == (mark & ~(n - 1)),
-			  req_lo, req_hi, st);
+		if (!add_folio(h, pc, index, order, index == (mark & ~(n - 1)),
+			       req_lo, req_hi, st))
+			break;	/* -ENOMEM: so does it */
 		index += n;
 	}
 	if (index <= limit && ra->size > index - start)
 		do_ra(h, pc, index, ra->size - (index - start), ra->async_size,
 		      req_lo, req_hi, st);
+	host_nofs_restore(h);
 }
 
 /* page_cache_sync_ra(): page @index is missing; @req pages are wanted. */
@@ -449,11 +484,14 @@ void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,
 
 void pagecache_evict(struct host *h, struct pagecache *pc, uint64_t index)
 {
-	if (pc_flags(pc, index) & PC_ACTIVE)
+	uint16_t f = pc_flags(pc, index);
+
+	if (f & PC_ACTIVE)
 		h->active_file--;
-	*pc_flagsp(pc, index) = PC_EVICTED;
+	*pc_flagsp(pc, index) = (uint16_t)(PC_EVICTED | (f & PC_WORKINGSET));
 	pc->resident--;
-	*pc_lru_genp(pc, index) = 0;
+	/* modern: the shadow entry's nonresident age, in the stamp's place */
+	*pc_lru_genp(pc, index) = h->policy == RECLAIM_MODERN ? host_age_evict(h, 1) : 0;
 	if (pc_mapcount(pc, index))
 		h->evicted_mapped++;
 	else

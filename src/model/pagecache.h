@@ -27,6 +27,13 @@ enum {
 	PC_REFERENCED = 1 << 3,	/* PG_referenced: accessed once on its list */
 	PC_ORDER_SHIFT = 4,	/* bits 4-7: order of the folio the page belongs to */
 	PC_ACTIVE = 1 << 8,	/* PG_active: on the active file list */
+	/*
+	 * PG_workingset: was active, then deactivated, or came back active
+	 * from a refault that had been; an evicted page keeps it in its
+	 * shadow (and, under `modern`, the nonresident age at its eviction
+	 * in its LRU stamp's place: workingset_eviction())
+	 */
+	PC_WORKINGSET = 1 << 9,
 };
 
 struct pagecache {

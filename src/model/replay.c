@@ -107,6 +107,7 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 {
 	uint64_t tmpfs = 0, swapped = 0, cache = 0, host_anon = 0;
 	unsigned i;
+	size_t k;
 
 	for (i = 0; i < n; i++) {
 		struct instance *in = &c[i].in;
@@ -143,6 +144,11 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 	}
 	if (!n)
 		return;
+	/* the swap cache: swapped out, still in memory (host.c) */
+	for (k = 0; k < h->wb_nr; k++) {
+		tmpfs += h->wb[k].cat == CAT_TMPFS;
+		host_anon += h->wb[k].cat == CAT_OVERHEAD;
+	}
 	if (tmpfs != h->pages[CAT_TMPFS] || cache != h->pages[CAT_CACHE] ||
 	    swapped != h->swap_used || host_anon != h->host_anon ||
 	    h->pages[CAT_SWAP_TABLE] != h->kctx.held[KAPI_PAGE_SWAP_TABLE] ||

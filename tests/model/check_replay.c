@@ -172,6 +172,8 @@ START_TEST(host_out_of_memory)
 {
 	struct replay_result r;
 	enum reclaim_policy pol[2] = { RECLAIM_MODERN, RECLAIM_24 };
+	/* modern keeps the page it wrote out in the swap cache */
+	uint64_t tmpfs[2] = { 5, 4 }, oom[2] = { 3, 2 };
 	int i;
 
 	opts.host_mem = 2 * 4096;
@@ -179,10 +181,10 @@ START_TEST(host_out_of_memory)
 	for (i = 0; i < 2; i++) {
 		opts.policy = pol[i];
 		r = run("oom.trace", "read-copy", ANON_FIXED);
-		ASSERT_MEM(r, 4, 0, 0);
+		ASSERT_MEM(r, tmpfs[i], 0, 0);
 		ck_assert_uint_eq(r.swap_final, 1);
 		ck_assert_uint_eq(r.swap_outs, 1);
-		ck_assert_uint_eq(r.oom_pages, 2);
+		ck_assert_uint_eq(r.oom_pages, oom[i]);
 	}
 }
 END_TEST
@@ -310,8 +312,8 @@ START_TEST(policy_modern_reclaims_in_clusters)
 	r = run("policy.trace", "read-copy", ANON_FIXED);
 	ASSERT_MEM(r, 6, 0, 0);
 	ck_assert_uint_eq(r.final[CAT_SWAP_TABLE], 2);
-	ck_assert_uint_eq(r.swap_final, 9);
-	ck_assert_uint_eq(r.swap_outs, 9);
+	ck_assert_uint_eq(r.swap_final, 13);
+	ck_assert_uint_eq(r.swap_outs, 13);
 	ck_assert_int_eq(r.first_swap_out_us, 50);
 }
 END_TEST
