@@ -246,8 +246,8 @@ static bool add_folio(struct host *h, struct pagecache *pc, uint64_t index,
 	if (h->policy == RECLAIM_MODERN && h->nofs) {
 		if (!host_try_reserve(h, n))
 			return false;
-	} else if (n > 1 && h->policy == RECLAIM_MODERN) {
-		host_reserve(h, n);
+	} else if (h->policy == RECLAIM_MODERN) {
+		host_reserve(h, n);	/* so reclaim never meets the folio */
 	}
 	for (i = index; i < index + n; i++) {
 		if (pc_flags(pc, i) & PC_EVICTED)

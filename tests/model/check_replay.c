@@ -338,6 +338,39 @@ START_TEST(policy_modern_keeps_active_cache)
 }
 END_TEST
 
+/* tests/model/replay/refault.trace: a refault within the workingset comes back active */
+START_TEST(policy_modern_activates_recent_refaults)
+{
+	struct replay_result r;
+
+	opts.host_mem = 9 * 4096;
+	opts.swap = 0;
+	opts.policy = RECLAIM_MODERN;
+	r = run("refault.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 7, 2, 0);
+	ck_assert_uint_eq(r.reads.refaults, 2);
+	ck_assert_uint_eq(r.oom_pages, 0);
+}
+END_TEST
+
+/* tests/model/replay/nofs.trace: readahead's reclaim cannot swap; the read's own can */
+START_TEST(policy_modern_readahead_reclaim_cannot_swap)
+{
+	struct replay_result r;
+
+	opts.host_mem = 6 * 4096;
+	opts.swap = 1 << 20;
+	opts.policy = RECLAIM_MODERN;
+	r = run("nofs.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 1, 1, 0);
+	ck_assert_uint_eq(r.reads.readahead, 0);
+	ck_assert_uint_eq(r.swap_outs, 6);
+	ck_assert_uint_eq(r.swap_ins, 1);
+	ck_assert_uint_eq(r.swap_final, 5);
+	ck_assert_uint_eq(r.oom_pages, 0);
+}
+END_TEST
+
 START_TEST(no_memory_limit_never_swaps)
 {
 	struct replay_result r = run("policy.trace", "read-copy", ANON_FIXED);
@@ -727,6 +760,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, policy_24_swaps_first);
 	tcase_add_test(tc, policy_modern_reclaims_in_clusters);
 	tcase_add_test(tc, policy_modern_keeps_active_cache);
+	tcase_add_test(tc, policy_modern_activates_recent_refaults);
+	tcase_add_test(tc, policy_modern_readahead_reclaim_cannot_swap);
 	tcase_add_test(tc, no_memory_limit_never_swaps);
 	tcase_add_test(tc, posted_dup_frees_mapped_page);
 	tcase_add_test(tc, posted_map_tables_leak);
