@@ -302,9 +302,10 @@ static void do_ra(struct host *h, struct pagecache *pc, uint64_t index,
 		nr = pc->npages - index;
 	host_nofs_save(h);
 	for (i = 0; i < nr; i++)
-		if (!resident(pc, index + i))
-			add_folio(h, pc, index + i, 0, lookahead && i == nr - lookahead,
-				  req_lo, req_hi, st);
+		if (!resident(pc, index + i) &&
+		    !add_folio(h, pc, index + i, 0, lookahead && i == nr - lookahead,
+			       req_lo, req_hi, st))
+			break;	/* -ENOMEM: the rest is not read ahead */
 	host_nofs_restore(h);
 }
 
