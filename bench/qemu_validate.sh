@@ -190,15 +190,18 @@ qemu_run() {	# STRATEGY COMMAND...
 		-machine q35,memory-backend=m -kernel "$w/guest/vmlinuz" -initrd "$w/guest/initrd.img"
 	_append="console=ttyS0 quiet panic=-1 anonsim.wait=$settle anonsim.hold=$hold"
 	_drive="file=$img,format=raw,if=virtio,readonly=on,aio=threads"
+	# one machine for every strategy: virtio-pmem needs a memory slot, and
+	# with one the guest sets up its 64 MiB swiotlb buffer (the slot lies
+	# above 4 GiB), under every strategy alike
+	set -- "$@" -m "$mem,slots=1,maxmem=$(( $(hl_to_bytes "$mem") / 1048576 + img_bytes / 1048576 + 2 ))M"
 	case $_s in
-	writeback) set -- "$@" -m "$mem" -drive "$_drive,cache=writeback" ;;
-	none) set -- "$@" -m "$mem" -drive "$_drive,cache=none" ;;
-	reporting) set -- "$@" -m "$mem" -drive "$_drive,cache=writeback" \
+	writeback) set -- "$@" -drive "$_drive,cache=writeback" ;;
+	none) set -- "$@" -drive "$_drive,cache=none" ;;
+	reporting) set -- "$@" -drive "$_drive,cache=writeback" \
 		-device virtio-balloon-pci,free-page-reporting=on ;;
 	dax)
 		_append="$_append anonsim.disk=pmem"
-		set -- "$@" -m "$mem,slots=1,maxmem=$(( $(hl_to_bytes "$mem") / 1048576 + img_bytes / 1048576 + 2 ))M" \
-			-object "memory-backend-file,id=pm,mem-path=$img,size=$img_bytes,share=on,readonly=on" \
+		set -- "$@" -object "memory-backend-file,id=pm,mem-path=$img,size=$img_bytes,share=on,readonly=on" \
 			-device virtio-pmem-pci,memdev=pm,id=pmem0 ;;
 	esac
 	exec "$@" -append "$_append"
@@ -241,11 +244,11 @@ model() {
 	_key=$_f.$_s.$_k.$_p
 	_v=$(awk -v k="$_key" '$1 == k { print $2; exit }' "$w/model.memo" 2>/dev/null)
 	[ -z "$_v" ] || { echo "$_v"; return 0; }
+	[ "$_k" -gt 0 ] || { echo 0; return 0; }
 	set --
 	_j=1
 	while [ "$_j" -lt "$_k" ]; do set -- "$@" "$w/rec.trace"; _j=$((_j + 1)); done
-	if [ "$_p" = end ]; then set -- "$@" "$w/rec.trace"; elif [ "$_k" -gt 0 ]; then set -- "$@" "$w/cut-$_p.trace"; fi
-	if [ $# -eq 0 ]; then echo 0; return 0; fi
+	if [ "$_p" = end ]; then set -- "$@" "$w/rec.trace"; else set -- "$@" "$w/cut-$_p.trace"; fi
 	case $_s in
 	reporting) _o="-s writeback --report-order 9" ;;
 	*) _o="-s $_s" ;;
