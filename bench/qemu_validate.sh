@@ -44,7 +44,8 @@ last free, two reporting passes and more, before its end).
                           processor's vmx or svm are, else tcg with --tb-size)
       --tb-size MIB       TCG's translation cache (default: 64)
       --mem SIZE          each guest's RAM (default: 256M)
-      --file SIZE         the file the guest reads (default: 8M)
+      --file SIZE         the file the guest reads (default: 48M: more than
+                          the guest frees at boot, so that its copy costs RAM)
       --settle S          seconds the guest waits after its last free
                           (default: 6)
       --hold S            seconds the guest pauses after each marker, in
@@ -72,7 +73,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 anonsim=${ANONSIM:-$top/anonsim}
 tools=${ANONSIM_TOOLS:-$top/src/record}
 strategies=writeback,none,dax,reporting guests=1,2,4 out= scratch_parent=${TMPDIR:-/var/tmp}
-accel= tb=64 mem=256M file=8M settle=6 hold=1 timeout_s=300 kcache=
+accel= tb=64 mem=256M file=48M settle=6 hold=1 timeout_s=300 kcache=
 
 die() { echo "qemu_validate: $*" >&2; exit 5; }
 bad() { echo "qemu_validate: $*" >&2; exit 1; }

@@ -47,7 +47,7 @@ expect_status 0 sh "$script" --help
 expect_match "$out" '^Exit status: 0 every point within its tolerance; 1 usage error; 4 a$'
 
 # ---- one guest, writeback and none ------------------------------------------------------
-sh "$script" -s writeback,none -g 1 -d "$tmp/scratch" --kernel-cache "$cache" \
+sh "$script" -s writeback,none -g 1 --file 8M -d "$tmp/scratch" --kernel-cache "$cache" \
 	-o "$tmp/res" >"$tmp/run.out" 2>"$tmp/run.err" &
 pid=$!
 wait "$pid"
@@ -76,7 +76,7 @@ expect_match "$(cat "$tmp/run.out")" '^  guest 1 read-done +[0-9]+ +[0-9]+ +0 +0
 [ -z "$(left_over "$pid")" ] || fail "left after the run: $(left_over "$pid")"
 
 # ---- a SIGTERM in the middle of a run undoes it all ------------------------------------------
-sh "$script" -s none -g 1 -d "$tmp/scratch" --kernel-cache "$cache" >"$tmp/term.out" 2>"$tmp/term.err" &
+sh "$script" -s none -g 1 --file 8M -d "$tmp/scratch" --kernel-cache "$cache" >"$tmp/term.out" 2>"$tmp/term.err" &
 pid=$!
 # its guest's memory cgroup made: the run under way (recording done)
 i=0
