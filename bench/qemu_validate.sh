@@ -52,7 +52,8 @@ last free, two reporting passes and more, before its end).
                           which it is frozen (default: 1)
       --timeout S         the most a guest may take (default: 300)
       --kernel-cache DIR  keep the guest kernel package there between
-                          runs (mkguest-qemu.sh --cache)
+                          runs (mkguest-qemu.sh --cache; default:
+                          \$QEMU_KERNEL_CACHE, else fetched for the run)
   -h, --help              this text
 
 Environment: ANONSIM (default: ./anonsim of the build tree), ANONSIM_TOOLS
@@ -73,7 +74,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 anonsim=${ANONSIM:-$top/anonsim}
 tools=${ANONSIM_TOOLS:-$top/src/record}
 strategies=writeback,none,dax,reporting guests=1,2,4 out= scratch_parent=${TMPDIR:-/var/tmp}
-accel= tb=64 mem=256M file=48M settle=6 hold=1 timeout_s=300 kcache=
+accel= tb=64 mem=256M file=48M settle=6 hold=1 timeout_s=300 kcache=${QEMU_KERNEL_CACHE:-}
 
 die() { echo "qemu_validate: $*" >&2; exit 5; }
 bad() { echo "qemu_validate: $*" >&2; exit 1; }
