@@ -15,15 +15,7 @@
 # guest's kernel package between runs, as for tests/record/qemu_smoke.sh.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-skip() {
-	if [ "${QEMU_REQUIRED:-0}" = 1 ]; then
-		echo "FAIL: $* (QEMU_REQUIRED=1)" >&2
-		exit 1
-	fi
-	echo "SKIP: $*"
-	exit 77
-}
-as_root || skip "needs root (memory cgroups, the freezer) and not ANONSIM_TESTS_UNPRIVILEGED=1"
+as_root || qemu_skip "needs root (memory cgroups, the freezer) and not ANONSIM_TESTS_UNPRIVILEGED=1"
 
 ANONSIM_TOOLS=$top_builddir/src/record
 export ANONSIM_TOOLS
@@ -53,7 +45,7 @@ pid=$!
 wait "$pid"
 st=$?
 case $st in
-77) skip "$(grep SKIP "$tmp/run.err")" ;;
+77) qemu_skip "$(grep SKIP "$tmp/run.err")" ;;
 0) ;;
 *) fail "qemu_validate.sh exited $st: $(tail -n 5 "$tmp/run.err")"; cat "$tmp/run.out" >&2 ;;
 esac
