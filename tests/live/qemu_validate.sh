@@ -65,6 +65,7 @@ expect_match "$(awk -F, '$1 == "writeback" && $4 == "end" { print ($7 >= 2048 &&
 expect_match "$(cat "$tmp/run.out")" '^0 point\(s\) beyond tolerance; [0-9]+ s$'
 expect_match "$(cat "$tmp/run.out")" '^  guest 1 read-done +[0-9]+ +[0-9]+ +0 +0$'
 [ -f "$tmp/res/recording.trace.gz" ] || fail "the recording was not kept (-o)"
+cat "$tmp/run.out"	# real beside model, into the test's log
 [ -z "$(left_over "$pid")" ] || fail "left after the run: $(left_over "$pid")"
 
 # ---- a SIGTERM in the middle of a run undoes it all ------------------------------------------
