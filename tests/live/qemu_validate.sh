@@ -24,8 +24,9 @@ cache=${QEMU_KERNEL_CACHE:-$tmp/kernel}
 mkdir -p "$cache" "$tmp/scratch"
 memcg=/sys/fs/cgroup/memory freezer=/sys/fs/cgroup/freezer
 
-# left_over PID: what a run of process PID left (its cgroups, its scratch
-# directory's content, QEMU processes that are its descendants' by cgroup)
+# left_over PID: what a run of process PID left: its cgroups (which cannot
+# be removed while a QEMU process of theirs is alive) and the content of
+# its scratch directory
 left_over() {
 	ls -d "$memcg/anonsim-validate.$1" "$freezer/anonsim-density.$1".* "$tmp/scratch"/* 2>/dev/null
 }
