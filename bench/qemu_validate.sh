@@ -233,9 +233,11 @@ phases=$(awk 'f && $2 == "phase" { printf "%s ", $3 } $1 == "events" { f = 1 }' 
 	die "the recorded guest's phases are '$phases', not boot-done read-done work-done: $(tail -n 5 "$w/rec/console.log")"
 [ -z "$out" ] || gzip -9 -n <"$w/rec.trace" >"$out/recording.trace.gz"
 
-# the recording cut before the phase event NAME: the guest at that point
+# the recording cut at the phase event NAME: the guest at that point, the
+# phase event kept so that the model's clock reaches the phase's time (a
+# reporting pass due before it has run, as in the guest measured then)
 for p in boot-done read-done work-done; do
-	awk -v p="$p" 'f && $2 == "phase" && $3 == p { exit } { print } $1 == "events" { f = 1 }' \
+	awk -v p="$p" '{ print } f && $2 == "phase" && $3 == p { exit } $1 == "events" { f = 1 }' \
 		"$w/rec.trace" >"$w/cut-$p.trace"
 done
 
