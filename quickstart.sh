@@ -17,7 +17,8 @@ RUN_PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev gn
 # What the tests add: Check for the unit tests, clang for the fuzzers,
 # user-mode-linux and the image tools for the recording smoke test and the
 # real density run (debootstrap for its Debian images), qemu-system-x86
-# for the QEMU recorder's smoke test (its guest's kernel is fetched with
+# for the QEMU recorder's smoke test and the validation of real QEMU
+# guests (their kernel is fetched with
 # apt-get download), strace for the
 # strace recorder's test, GNU parallel and jq
 # for the sweep's job test, valgrind for make check-valgrind, gcovr for make

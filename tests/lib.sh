@@ -61,6 +61,17 @@ plot_ok() {
 
 finish() { [ "$failures" -eq 0 ]; exit $?; }
 
+# qemu_skip MESSAGE: skip the test (77) for want of what a real QEMU guest
+# needs; with QEMU_REQUIRED=1 in the environment (CI) a failure instead
+qemu_skip() {
+	if [ "${QEMU_REQUIRED:-0}" = 1 ]; then
+		echo "FAIL: $* (QEMU_REQUIRED=1)" >&2
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+
 # fuzz_short PART MAXLEN: the libFuzzer target tests/PART/fuzz on each
 # input kept in tests/PART/fuzz.corpus/ (crashes found before stay as
 # regression inputs), then a short run (15 s) seeded with them, inputs up

@@ -6,7 +6,8 @@
  * standard output (the guest console, which the host recorder timestamps):
  *
  *   @anonsim K FIRST_PFN END_PFN INTERVAL_MS   once: the pfns with memory
- *   @anonsim F PFN COUNT     pages that went from used to free
+ *   @anonsim F PFN COUNT     pages that went from used to free (in the
+ *                            first sample: the pages free then)
  *   @anonsim A PFN COUNT     pages that went from free to used again
  *
  * A page is free when its flags are empty or it heads a buddy block; every
@@ -110,6 +111,11 @@ int main(int argc, char **argv)
 				uint64_t p = pfn + i;
 				int s = page_state(buf[i]);
 				char t = 0;
+				/* the first round: the pages free already (the
+				 * kernel's boot-time memory, the initramfs), whose
+				 * frees came before the sampler */
+				if (round == 0 && s == 0)
+					t = 'F';
 				if (s < 0)
 					s = 0;
 				if (round > 0 && s != state[p - first])

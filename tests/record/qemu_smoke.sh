@@ -15,25 +15,16 @@
 # runs in a memory cgroup of its own and its host events are checked too.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-skip() {
-	if [ "${QEMU_REQUIRED:-0}" = 1 ]; then
-		echo "FAIL: $* (QEMU_REQUIRED=1)" >&2
-		exit 1
-	fi
-	echo "SKIP: $*"
-	exit 77
-}
-
 rec=$top_srcdir/src/record
 tools=$top_builddir/src/record
 PATH=$PATH:/sbin:/usr/sbin
-[ "$(uname -s)" = Linux ] || skip "the recorder needs a Linux host"
-command -v qemu-system-x86_64 >/dev/null 2>&1 || skip "qemu-system-x86_64 is not installed (Debian: qemu-system-x86)"
-command -v mke2fs >/dev/null 2>&1 || skip "mke2fs (e2fsprogs) is not installed"
-command -v debugfs >/dev/null 2>&1 || skip "debugfs (e2fsprogs) is not installed"
-command -v busybox >/dev/null 2>&1 || skip "busybox (busybox-static) is not installed"
+[ "$(uname -s)" = Linux ] || qemu_skip "the recorder needs a Linux host"
+command -v qemu-system-x86_64 >/dev/null 2>&1 || qemu_skip "qemu-system-x86_64 is not installed (Debian: qemu-system-x86)"
+command -v mke2fs >/dev/null 2>&1 || qemu_skip "mke2fs (e2fsprogs) is not installed"
+command -v debugfs >/dev/null 2>&1 || qemu_skip "debugfs (e2fsprogs) is not installed"
+command -v busybox >/dev/null 2>&1 || qemu_skip "busybox (busybox-static) is not installed"
 [ -x "$tools/anonsim-rec-host" ] && [ -f "$tools/qemu_preload.so" ] &&
-	[ -x "$tools/kpage-sampler" ] || skip "the recorder was not built"
+	[ -x "$tools/kpage-sampler" ] || qemu_skip "the recorder was not built"
 
 # stopped by a signal: the EXIT trap of tests/lib.sh removes $tmp, after
 # the recorder, which stops QEMU, has ended
@@ -53,7 +44,7 @@ sh "$rec/images/mkguest-qemu.sh" --sampler "$tools/kpage-sampler" --file blob=4M
 	--cache "$cache" "$tmp/guest" >"$tmp/files" 2>"$tmp/mkguest.err"
 case $? in
 0) ;;
-2) skip "no kernel package: $(cat "$tmp/mkguest.err")" ;;
+2) qemu_skip "no kernel package: $(cat "$tmp/mkguest.err")" ;;
 *) fail "mkguest-qemu.sh: $(cat "$tmp/mkguest.err")"; finish ;;
 esac
 expect_match "$(cat "$tmp/files")" '^data/blob 4194304$'

@@ -21,7 +21,10 @@ modules, starts /sbin/kpage-sampler (when given), prints
 under its data/ with cat, prints "anonsim-phase read-done", unmounts,
 drops its caches, waits anonsim.wait=S seconds of the kernel command
 line (default 1: free page reporting gives back what it freed about 2 s
-later), prints "anonsim-phase work-done" and powers off.
+later), prints "anonsim-phase work-done" and powers off.  After each
+marker it pauses anonsim.hold=S seconds (default 0), time for a host
+watching the console to stop and measure it; anonsim.disk=pmem mounts
+/dev/pmem0 (a virtio-pmem device) with -o dax=always instead of /dev/vda.
 
   --root             no disk: the guest's disk /dev/vda is an image of
                      mkimage-debian.sh or mkimage-works.sh (ext4, its own
@@ -128,7 +131,8 @@ done
 : >"$r/lib/modules/order"
 for m in virtio/virtio_ring virtio/virtio virtio/virtio_pci_legacy_dev \
 	virtio/virtio_pci_modern_dev virtio/virtio_pci ../drivers/block/virtio_blk \
-	virtio/virtio_balloon; do
+	virtio/virtio_balloon nvdimm/libnvdimm nvdimm/nd_btt nvdimm/nd_pmem \
+	nvdimm/nd_virtio nvdimm/virtio_pmem; do
 	f=$(ls "$kmods/drivers/$m.ko"* 2>/dev/null | head -n 1 || true)
 	[ -n "$f" ] || die "$(basename "$m") not in $kdeb"
 	case $f in *.ko) ;; *) die "$f: compressed modules are not handled" ;; esac
@@ -158,23 +162,33 @@ INIT
 else
 	cat >>"$r/init" <<'INIT'
 # The recorded guest: read the disk's files, free, power off.
-wait_s=1
+wait_s=1 hold=0 disk=/dev/vda opts=ro,noload
 for a in $(cat /proc/cmdline); do
-	case $a in anonsim.wait=*) wait_s=${a#anonsim.wait=} ;; esac
+	case $a in
+	anonsim.wait=*) wait_s=${a#anonsim.wait=} ;;
+	anonsim.hold=*) hold=${a#anonsim.hold=} ;;
+	anonsim.disk=pmem) disk=/dev/pmem0 opts=ro,noload,dax=always ;;
+	esac
 done
+# a phase marker, then a pause of anonsim.hold=S seconds in which a host
+# that watches the console stops the guest and measures it
+phase() {
+	echo "anonsim-phase $1"
+	sleep "$hold"
+}
 [ -x /sbin/kpage-sampler ] && /sbin/kpage-sampler 50 &
 sleep 1
-echo "anonsim-phase boot-done"
+phase boot-done
 # the marker's time is when the recorder reads the console: on a loaded
 # host it may come late, and the reads must not overtake it
 sleep 2
-mount -t ext4 -o ro,noload /dev/vda /mnt || echo "anonsim-init: cannot mount /dev/vda"
+mount -t ext4 -o "$opts" "$disk" /mnt || echo "anonsim-init: cannot mount $disk"
 for f in $(cat /mnt/files); do cat "/mnt/$f" >/dev/null; done
-echo "anonsim-phase read-done"
+phase read-done
 umount /mnt
 echo 3 >/proc/sys/vm/drop_caches
 sleep "$wait_s"
-echo "anonsim-phase work-done"
+phase work-done
 poweroff -f
 INIT
 fi
