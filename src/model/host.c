@@ -313,13 +313,12 @@ static void swapcache_del(struct host *h, size_t i)
 	swapcache_remove(h, i);
 }
 
-bool host_swapcache_find(struct host *h, uint32_t owner, uint32_t page)
+bool host_swapcache_take(struct host *h, uint32_t owner, uint32_t page)
 {
 	size_t i;
 
 	for (i = 0; i < h->wb_nr; i++)
-		if (h->wb[i].owner == owner && h->wb[i].page == page &&
-		    h->wb[i].cat == CAT_TMPFS) {
+		if (h->wb[i].owner == owner && h->wb[i].page == page) {
 			/* swapin: back in the file, on the charge it kept */
 			swapcache_remove(h, i);
 			return true;
@@ -356,18 +355,18 @@ static int scan_anon(struct host *h)
 	while (h->swap_used < h->swap_pages && (e = lru_head(h, LRU_TMPFS))) {
 		struct lru_entry v = *e;
 		const struct tmpfs_owner *o = &h->owners[v.owner];
-		uint64_t tmpfs = h->pages[CAT_TMPFS];
 
 		h->lru[LRU_TMPFS].head++;
 		if (o->ops->referenced(o->priv, v.page) ||
-		    (h->nofs && o->ops->needs_fs(o->priv, v.page))) {
+		    (h->nofs && o->ops->is_tmpfs(o->priv, v.page))) {
 			host_lru_add(h, LRU_TMPFS, v.owner, v.page,
 				     o->ops->lru_gen(o->priv, v.page));
 			return 0;
 		}
 		if (o->ops->swap_out(o->priv, v.page)) {
-			swapcache_add(h, v.owner, v.page,
-				      h->pages[CAT_TMPFS] < tmpfs ? CAT_TMPFS : CAT_OVERHEAD);
+			bool tmpfs = o->ops->is_tmpfs(o->priv, v.page);
+
+			swapcache_add(h, v.owner, v.page, tmpfs ? CAT_TMPFS : CAT_OVERHEAD);
 			return 1;
 		}
 	}

@@ -80,12 +80,12 @@ struct tmpfs_owner_ops {
 	/* whether @page was used since the last call (folio_referenced()) */
 	bool (*referenced)(void *owner, uint32_t page);
 	/*
-	 * whether writing @page out takes a reclaim that may enter the
-	 * filesystem (__GFP_FS): a tmpfs page does (shmem_writeout() puts
-	 * it in the swap cache; may_enter_fs()), a process's anonymous one
-	 * only needs IO
+	 * whether @page is a tmpfs page (else a host process's anonymous
+	 * one): writing it out takes a reclaim that may enter the
+	 * filesystem (__GFP_FS: shmem_writeout() puts it in the swap cache;
+	 * may_enter_fs()), where a process's page only needs IO
 	 */
-	bool (*needs_fs)(void *owner, uint32_t page);
+	bool (*is_tmpfs)(void *owner, uint32_t page);
 };
 
 struct tmpfs_owner {
@@ -282,18 +282,11 @@ static inline uint32_t host_age_evict(struct host *h, uint64_t nr)
 }
 
 /*
- * `modern`: page @page of tmpfs owner @owner, swapped out, is used again
- * (host_swapcache_find() does the work, past the test for none):
+ * `modern`: page @page of tmpfs owner @owner, swapped out, is used again:
  * true if it is still in the swap cache (its memory already charged),
  * which it leaves; false if it must be read back (charge it).
  */
-bool host_swapcache_find(struct host *h, uint32_t owner, uint32_t page);
-
-static inline bool host_swapcache_take(struct host *h, uint32_t owner,
-				       uint32_t page)
-{
-	return h->wb_nr && host_swapcache_find(h, owner, page);
-}
+bool host_swapcache_take(struct host *h, uint32_t owner, uint32_t page);
 
 /* Owner @owner is gone: its pages in the swap cache leave memory. */
 void host_swapcache_forget(struct host *h, uint32_t owner);

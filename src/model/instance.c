@@ -388,7 +388,7 @@ static bool tops_referenced(void *owner, uint32_t page)
 	return young;
 }
 
-static bool tops_needs_fs(void *owner, uint32_t page)
+static bool tops_is_tmpfs(void *owner, uint32_t page)
 {
 	const struct instance *in = owner;
 
@@ -399,7 +399,7 @@ static const struct tmpfs_owner_ops inst_tmpfs_ops = {
 	.lru_gen = tops_lru_gen,
 	.swap_out = tops_swap_out,
 	.referenced = tops_referenced,
-	.needs_fs = tops_needs_fs,
+	.is_tmpfs = tops_is_tmpfs,
 };
 
 void inst_tmpfs_punch(struct instance *in, uint64_t p, uint64_t nr)
