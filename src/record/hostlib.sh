@@ -213,8 +213,8 @@ hl_uml_start_recorded() {	# FZ MEMCG LOGS TOOLS DEVS MEM UML ARGS...
 	hl_pids="$hl_pids $hl_pid"
 	: >>"$_logs/console.log"
 	# told its UML is frozen, the recorder logs what it holds then and
-	# stops itself (the trace ends there; recorders sampling frozen UMLs
-	# would slow the boots after them)
+	# samples no more (the trace ends there; recorders sampling frozen
+	# UMLs would slow the boots after them)
 	hl_freeze_at_work_done "$_logs/console.log" "$_fz" USR1
 }
 
@@ -224,24 +224,30 @@ hl_running() {	# PID
 	kill -0 "$1" 2>/dev/null && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
 }
 
+# Wait for child PID, TENTHS tenths of a second at most; then kill it,
+# with a warning, and wait.
+hl_wait_bounded() {	# PID TENTHS
+	_n=0
+	while hl_running "$1" && [ "$_n" -lt "$2" ]; do
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+	if hl_running "$1"; then
+		hl_log "warning: process $1 did not end; killed"
+		kill -9 "$1" 2>/dev/null
+	fi
+	wait "$1" 2>/dev/null
+}
+
 # Kill the UMLs of this run, and remove their ~/.uml directories (a UML
 # killed leaves its own).
 hl_umls_kill() {
-	for _f in $hl_freezers; do
-		hl_group_kill "$_f"
-		rmdir "$_f" 2>/dev/null
+	# the watchers first: one slow to act (a loaded host) would freeze
+	# or signal what is being killed (a watcher's tail notices its UML
+	# gone only at its next poll, 1 s)
+	for _p in $hl_watchers; do
+		kill "$_p" 2>/dev/null
 	done
-	hl_freezers=
-	[ -z "$hl_memcg" ] || hl_group_kill "$hl_memcg"
-	for _p in $hl_pids; do kill -CONT "$_p" 2>/dev/null; done
-	_umls=$hl_pids
-	for _f in $hl_uml_pidfiles; do
-		[ -f "$_f" ] && _umls="$_umls $(cat "$_f")"
-	done
-	for _p in $hl_pids; do
-		wait "$_p" 2>/dev/null
-	done
-	# a watcher's tail notices its UML gone only at its next poll (1 s)
 	for _p in $hl_pids; do
 		pkill -f "^tail --pid=$_p " 2>/dev/null
 	done
@@ -249,6 +255,21 @@ hl_umls_kill() {
 		wait "$_p" 2>/dev/null
 	done
 	hl_watchers=
+	for _f in $hl_freezers; do
+		hl_group_kill "$_f"
+		rmdir "$_f" 2>/dev/null
+	done
+	hl_freezers=
+	[ -z "$hl_memcg" ] || hl_group_kill "$hl_memcg"
+	_umls=$hl_pids
+	for _f in $hl_uml_pidfiles; do
+		[ -f "$_f" ] && _umls="$_umls $(cat "$_f")"
+	done
+	# each UML is gone, and its recorder (outside the cgroups) ends with
+	# it; one still there after 10 s is killed, so that a run always ends
+	for _p in $hl_pids; do
+		hl_wait_bounded "$_p" 100
+	done
 	# with every UML gone a log writer reads to the end of its FIFO and
 	# ends; one still there after 2 s waits on a UML that never opened it
 	for _try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do

@@ -47,7 +47,7 @@
  *   T X STATUS               UML exited (or "T X timeout")
  *   T Z                      told UML was frozen (SIGUSR1): what was resident
  *                            and held then is logged before it; the recorder
- *                            then stops itself until SIGCONT
+ *                            then waits, sampling no more, until UML ends
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -446,11 +446,23 @@ static int cmd_run(int argc, char **argv)
 				sample_host(memcg, host_base, host_last);
 		}
 		if (freeze) {
-			/* then wait for SIGCONT */
+			/*
+			 * then sample no more: wait for the frozen UML to be
+			 * killed.  Not a SIGSTOP until SIGCONT: a told that
+			 * comes late (its watcher slow on a loaded host) would
+			 * stop the recorder after the SIGCONT was sent, for good
+			 */
 			frozen_told = 0;
 			fprintf(logfp, "%llu Z\n", (unsigned long long)now_ns());
 			fflush(logfp);
-			raise(SIGSTOP);
+			while (!exited) {
+				pid_t w = waitpid(pid, &status, 0);
+
+				if (w == pid)
+					exited = 1;
+				else if (w < 0 && errno != EINTR)
+					break;
+			}
 		}
 		if (!exited && now_ns() > deadline) {
 			fprintf(logfp, "%llu X timeout\n", (unsigned long long)now_ns());
