@@ -768,22 +768,40 @@ void inst_file_access(struct instance *in, uint64_t p)
 
 /* --- device pages the VMM maps into guest memory (DAX) ------------------------ */
 
-void inst_dax_map(struct instance *in, const struct trace_event *ev)
+/*
+ * The guest's loads and stores through the window: a page not mapped
+ * there, or mapped but taken by reclaim, faults (pagecache_fault()), and
+ * the folio it is in is mapped whole, as a PMD maps a PMD-sized folio.
+ * The device's readahead state is the window's file's: the VMM reads
+ * the file through nothing else.
+ */
+void inst_dax_access(struct instance *in, const struct trace_event *ev)
 {
 	struct inst_device *dv = &in->dev[ev->dev];
 	uint64_t first = ev->offset >> PG_SHIFT;
-	uint64_t last = (ev->offset + ev->length - 1) >> PG_SHIFT, i;
+	uint64_t last = (ev->offset + ev->length - 1) >> PG_SHIFT, i, j;
 
-	for (i = first; i <= last; i++) {
-		struct ra_state *ra;
+	for (i = first; i <= last && i < dv->dax_mapped.n; i++) {
+		struct ra_state *ra, *ra_j;
 		struct pagecache *pc = inst_dev_source(in, ev->dev, i, &ra);
-		uint8_t *m = chunked_at(&dv->dax_mapped, i, 1);
 		uint8_t bit = pc == dv->cow ? INST_DAX_COW : INST_DAX_CACHE;
+		const uint8_t *mapped = chunked_peek(&dv->dax_mapped, i, 1);
+		uint64_t head, n;
 
-		if (*m & bit)
+		if (mapped && (*mapped & bit) && (pc_flags(pc, i) & PC_RESIDENT))
 			continue;
-		*m |= bit;
-		cache_page_map(in, pc, i);
+		pagecache_fault(in->host, pc, ra, i, &in->host->reads);
+		head = pc_folio_head(pc, i);
+		n = pc_folio_pages(pc, i);
+		for (j = head; j < head + n && j < dv->dax_mapped.n; j++) {
+			uint8_t *m = chunked_at(&dv->dax_mapped, j, 1);
+
+			if ((*m & bit) || !(pc_flags(pc, j) & PC_RESIDENT) ||
+			    inst_dev_source(in, ev->dev, j, &ra_j) != pc)
+				continue;
+			*m |= bit;
+			cache_page_map(in, pc, j);
+		}
 	}
 }
 

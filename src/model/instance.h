@@ -197,9 +197,9 @@ struct pagecache *inst_dev_source(struct instance *in, unsigned dev,
 				  uint64_t dpage, struct ra_state **ra);
 /* The file page mapped at P was touched: refault it if reclaim took it. */
 void inst_file_access(struct instance *in, uint64_t p);
-/* The device pages of @ev are mapped into the guest by the VMM's window
- * (DAX) from now until the instance ends. */
-void inst_dax_map(struct instance *in, const struct trace_event *ev);
+/* The guest reaches the device pages of @ev through the VMM's window
+ * (DAX): each faults in and stays mapped until the instance ends. */
+void inst_dax_access(struct instance *in, const struct trace_event *ev);
 
 /* UML maps / unmaps its memory file (trace events and ubd-mmap alike). */
 void inst_mem_mmap(struct instance *in, uint64_t pgoff, uint64_t nr);

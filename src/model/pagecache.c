@@ -309,11 +309,15 @@ static void do_ra(struct host *h, struct pagecache *pc, uint64_t index,
 	host_nofs_restore(h);
 }
 
-/* page_cache_ra_order(): the window in folios of ra->order at most. */
+/*
+ * page_cache_ra_order(): the window of ra's size from @start (the
+ * readahead control's index) in folios of ra->order at most.
+ */
 static void ra_order(struct host *h, struct pagecache *pc, struct ra_state *ra,
-		     uint64_t req_lo, uint64_t req_hi, struct read_stats *st)
+		     uint64_t start, uint64_t req_lo, uint64_t req_hi,
+		     struct read_stats *st)
 {
-	uint64_t start = ra->start, index = start, limit, mark;
+	uint64_t index = start, limit, mark;
 	unsigned new_order = ra->order;
 
 	if (start >= pc->npages)
@@ -382,17 +386,21 @@ static void sync_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
 	ra->async_size = 1;
 readit:
 	ra->order = 0;
-	ra_order(h, pc, ra, index, index + req, st);
+	ra_order(h, pc, ra, ra->start, index, index + req, st);
 }
 
-/* page_cache_async_ra(): a read reached the marked folio at @index. */
+/*
+ * page_cache_async_ra(): a read reached the marked folio at @index (a
+ * fault: the page of the folio it touched), @req pages its request, of
+ * which @want are wanted now (a fault's request is the whole window).
+ */
 static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
-		     uint64_t index, uint64_t req, struct read_stats *st)
+		     uint64_t index, uint64_t req, uint64_t want, struct read_stats *st)
 {
 	uint64_t max = ra->ra_pages, folio = pc_folio_pages(pc, index);
 	uint64_t expected, start, align, end, aligned_end;
 
-	*pc_flagsp(pc, index) &= (uint16_t)~PC_RA_MARK;
+	*pc_flagsp(pc, pc_folio_head(pc, index)) &= (uint16_t)~PC_RA_MARK;
 	if (!max)
 		return;
 	expected = (ra->start + ra->size - ra->async_size) & ~(folio - 1);
@@ -417,7 +425,7 @@ static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
 	if (aligned_end > ra->start)
 		ra->size -= end - aligned_end;
 	ra->async_size = ra->size;
-	ra_order(h, pc, ra, index, index + req, st);
+	ra_order(h, pc, ra, ra->start, index, index + want, st);
 }
 
 /*
@@ -458,7 +466,7 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		}
 		head = pc_folio_head(pc, i);
 		if (pc_flags(pc, head) & PC_RA_MARK)
-			async_ra(h, pc, ra, head, last - head, st);
+			async_ra(h, pc, ra, head, last - head, last - head, st);
 		if (!modern)
 			pagecache_touch(h, pc, i);	/* accessed: to the young end */
 		else if (kept)
@@ -467,6 +475,39 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 	/* filemap_read() leaves prev_pos at the end of the read */
 	ra->prev_index = (pos + len) >> 12;
 	ra->prev_pos = pos + len;
+}
+
+/* HPAGE_PMD_ORDER: the folio one PMD maps */
+#define PMD_ORDER 9
+
+/*
+ * filemap_fault() on page @index of a shared mapping the VMM madvised
+ * MADV_HUGEPAGE (QEMU does so for each of its RAM blocks, a pmem device's
+ * file among them).  A miss reads two PMD folios from the PMD boundary
+ * below it, the second marked, whatever the readahead window
+ * (do_sync_mmap_readahead(), VM_HUGEPAGE; ra->start is left as it was);
+ * a page still missing is read alone.  A hit on a marked folio reads
+ * ahead, the file's whole window its request (do_async_mmap_readahead()).
+ * As in 6.18, the PMD reads come before the file's mmap_miss count is
+ * looked at, so it is not kept (6.19 looks first: a file missed 100 times
+ * more than hit is then read a page at a time).
+ */
+void pagecache_fault(struct host *h, struct pagecache *pc, struct ra_state *ra,
+		     uint64_t index, struct read_stats *st)
+{
+	if (index >= pc->npages)
+		return;
+	if (!resident(pc, index)) {
+		ra->size = 2ULL << PMD_ORDER;
+		ra->async_size = 1ULL << PMD_ORDER;
+		ra->order = PMD_ORDER;
+		ra_order(h, pc, ra, index & ~((1ULL << PMD_ORDER) - 1), index, index + 1, st);
+		if (!resident(pc, index))
+			add_folio(h, pc, index, 0, false, index, index + 1, st);
+		return;
+	}
+	if (pc_flags(pc, pc_folio_head(pc, index)) & PC_RA_MARK)
+		async_ra(h, pc, ra, index, ra->ra_pages, 1, st);
 }
 
 void pagecache_write(struct host *h, struct pagecache *pc, uint64_t index,

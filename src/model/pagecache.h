@@ -107,6 +107,14 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		    uint64_t pos, uint64_t len, struct read_stats *st);
 
 /*
+ * A fault on page @index of a mapping madvised MADV_HUGEPAGE (a VMM's
+ * window on a pmem file): a miss reads the two PMD-sized folios from the
+ * PMD below it, a marked folio reads ahead.  The caller maps the folio.
+ */
+void pagecache_fault(struct host *h, struct pagecache *pc, struct ra_state *ra,
+		     uint64_t index, struct read_stats *st);
+
+/*
  * Page @i was used (`2.4`), entered the cache, or moved between mapped and
  * unmapped: put it at the young end of the LRU list it now belongs to.
  * Under `modern` an active page stays where it is: one active list holds

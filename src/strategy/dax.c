@@ -9,27 +9,32 @@
  *
  * It replays a recording made with the image as an ordinary disk
  * (cache=writeback): a DAX guest reaches the same blocks that guest read,
- * so each read brings them into the host page cache, as the read did, and
- * maps them; the guest page the read filled stays free.  The guest's
- * writes go to the image's page cache through the window.  A recording
- * cannot tell the pages the guest filled to write a file from its other
- * pages: they count as guest memory, as they did under writeback.
+ * with loads through the window, and the guest page the read filled stays
+ * free.  Each page not yet mapped faults on the host: QEMU madvises its
+ * RAM blocks MADV_HUGEPAGE, so a miss reads two PMD-sized folios from the
+ * PMD below it, whatever the readahead window, and the folio is mapped
+ * whole (pagecache_fault()).  The guest's writes are stores through the
+ * window, each page faulted in first.  A recording cannot tell the pages
+ * the guest filled to write a file from its other pages: they count as
+ * guest memory, as they did under writeback; nor the blocks the guest's
+ * own readahead read from those it used, which a DAX guest never loads.
  */
 #include <config.h>
 
 #include "model/instance.h"
 #include "strategy/registry.h"
 
+/* a read of the disk is the guest's loads from the window: faults, no read call */
 static void dax_read(struct instance *in, const struct trace_event *ev)
 {
-	inst_dev_read(in, ev, false);
-	inst_dax_map(in, ev);
+	inst_dax_access(in, ev);
 }
 
+/* a write: stores through the window, each page faulted in first */
 static void dax_write(struct instance *in, const struct trace_event *ev)
 {
+	inst_dax_access(in, ev);
 	inst_dev_write(in, ev, false);
-	inst_dax_map(in, ev);
 }
 
 const struct strategy strategy_dax = {

@@ -76,14 +76,14 @@ devanon/posted,5173,12711,17912,17912,0
 punch,5171,12711,17882,17882,0
 free-hint,7178,12711,19889,20064,0
 odirect,7472,0,7472,7472,0
-dax,5979,12711,18690,18690,0
+dax,5979,27648,33627,33627,0
 density read-copy 5
 density devanon/fixed 7
 density devanon/posted 7
 density punch 7
 density free-hint 5
 density odirect 6
-density dax 6
+density dax 3
 END
 expect_status 0 env LD_LIBRARY_PATH="$dest$libdir" ./host_memory "$trace" 200 2.4
 printf '%s\n' "$out" >shared.out

@@ -410,6 +410,18 @@ START_TEST(discard_gives_tmpfs_back)
 }
 END_TEST
 
+/* tests/model/replay/dax-fault.trace: a DAX guest's faults read PMD folios, then ahead */
+START_TEST(dax_faults_read_pmd_folios)
+{
+	struct replay_result r = run("dax-fault.trace", "dax", ANON_FIXED);
+
+	ASSERT_MEM(r, 0, 4096, 0);
+	ck_assert_uint_eq(r.reads.demand, 1);
+	ck_assert_uint_eq(r.reads.readahead, 4095);
+	ck_assert_uint_eq(r.calls.read, 0);
+}
+END_TEST
+
 /* tests/model/replay/prev-miss.trace: the history walk a node behind, as the kernel's */
 START_TEST(prev_miss_walk_behind_a_node)
 {
@@ -420,21 +432,28 @@ START_TEST(prev_miss_walk_behind_a_node)
 }
 END_TEST
 
-/* tests/model/replay/discard.trace under dax: reads fill no guest page, the image's pages are shared */
+/*
+ * tests/model/replay/discard.trace under dax: reads fill no guest page,
+ * the image's pages are shared.  The read of pages 0-1 is the guest's
+ * loads through the window: page 0 faults and reads the two PMD folios
+ * from page 0, cut to the image's 16 pages (two folios of 8); no read call.
+ */
 START_TEST(dax_reads_fill_no_guest_page)
 {
 	struct replay_result r = run("discard.trace", "dax", ANON_FIXED);
 
-	ASSERT_MEM(r, 6, 2, 0);
+	ASSERT_MEM(r, 6, 16, 0);
 	ck_assert_uint_eq(r.peak[CAT_TMPFS], 8);
 	ck_assert_uint_eq(r.calls.punch, 2);
-	ck_assert_uint_eq(r.calls.read, 1);
+	ck_assert_uint_eq(r.calls.read, 0);
+	ck_assert_uint_eq(r.reads.demand, 1);
+	ck_assert_uint_eq(r.reads.readahead, 15);
 	ck_assert_uint_eq(r.calls.mmap + r.calls.munmap, 0);
 	/* two guests: a copy of the image's pages between them, guest pages each */
 	opts.copies = 2;
 	opts.stagger_us = 0;
 	r = run("discard.trace", "dax", ANON_FIXED);
-	ASSERT_MEM(r, 12, 2, 0);
+	ASSERT_MEM(r, 12, 16, 0);
 	ck_assert_uint_eq(r.peak[CAT_TMPFS], 16);
 	/* the aliases of QEMU's cache modes are the strategies they name */
 	ck_assert_ptr_eq(strategy_find("writeback"), &strategy_read_copy);
@@ -462,7 +481,7 @@ START_TEST(free_page_reporting)
 	ck_assert_uint_eq(r.calls.mmap, 5);
 	ck_assert_uint_eq(r.calls.punch, 0);
 	r = run("report.trace", "dax", ANON_FIXED);
-	ASSERT_MEM(r, 520, 1, 0);
+	ASSERT_MEM(r, 520, 16, 0);	/* the fault reads the 16-page image whole */
 	ck_assert_uint_eq(r.peak[CAT_TMPFS], 1536);
 	ck_assert_uint_eq(r.calls.punch, 2);
 	r = run("report.trace", "free-hint", ANON_FIXED);
@@ -637,11 +656,11 @@ END_TEST
  */
 START_TEST(request_is_one_read)
 {
-	static const char *const strategies[] = { "read-copy", "odirect", "punch", "devanon", "dax" };
+	static const char *const strategies[] = { "read-copy", "odirect", "punch", "devanon" };
 	struct replay_result r;
 	unsigned i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 4; i++) {
 		bool copies = i < 2, cached = i != 1;
 
 		r = run("request.trace", strategies[i], ANON_FIXED);
@@ -651,6 +670,12 @@ START_TEST(request_is_one_read)
 		ck_assert_uint_eq(r.calls.read, 1);
 		ck_assert_uint_eq(r.calls.mmap, i == 2 || i == 3 ? 32 : 0);
 	}
+	/* dax: the load of page 256 faults, the two PMD folios from page 0 */
+	r = run("request.trace", "dax", ANON_FIXED);
+	ASSERT_MEM(r, 0, 1024, 0);
+	ck_assert_uint_eq(r.reads.demand, 1);
+	ck_assert_uint_eq(r.reads.readahead, 1023);
+	ck_assert_uint_eq(r.calls.read, 0);
 	r = run("request-parts.trace", "read-copy", ANON_FIXED);
 	ASSERT_MEM(r, 32, 48, 0);
 	ck_assert_uint_eq(r.reads.demand, 2);
@@ -770,6 +795,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, request_is_one_read);
 	tcase_add_test(tc, discard_gives_tmpfs_back);
 	tcase_add_test(tc, dax_reads_fill_no_guest_page);
+	tcase_add_test(tc, dax_faults_read_pmd_folios);
 	tcase_add_test(tc, prev_miss_walk_behind_a_node);
 	tcase_add_test(tc, free_page_reporting);
 	tcase_add_test(tc, host_events_charge_overhead);
