@@ -363,7 +363,7 @@ run() {	# PHASE LIMIT
 	disks_make "$max" || fail "cannot make the disks in $hl_scratch"
 	hl_memcg_open "$2" || fail "cannot make the memory cgroup"
 	t0=$(now)
-	swapping=0
+	hl_swapping=0
 	k=1
 	while [ "$k" -le "$max" ]; do
 		hl_freezer_new "$k" || fail "cannot make a freezer cgroup"
@@ -412,15 +412,9 @@ run() {	# PHASE LIMIT
 		cached=$(disks_cached_pages "$k")
 		echo "$k,$boot,$s_usage,$(hl_memcg_read memory.max_usage_in_bytes),$1,$((cached * 4096)),$s_swap,$first" >>"$out"
 		hl_log "$phase run: UML $k at work-done after $boot s: $(mib "$s_usage") MiB used, swap $(mib "$s_swap") MiB"
-		[ -z "$first" ] || [ "$phase" != limited ] || [ "$swapping" -ne 0 ] || [ "$nrec" != in-place ] ||
+		[ -z "$first" ] || [ "$phase" != limited ] || [ "$hl_swapping" -ne 0 ] || [ "$nrec" != in-place ] ||
 			swap_owners "$k" >"$outdir/swapped-first.txt"
-		if [ -n "$first" ]; then
-			swapping=$((swapping + 1))
-			# as anonsim density: stop after two N that swap
-			[ "$swapping" -lt 2 ] || break
-		else
-			swapping=0
-		fi
+		hl_sweep_goes_on "$([ -n "$first" ] && echo 1 || echo 0)" || break
 		k=$((k + 1))
 	done
 	[ "$k" -le "$max" ] || k=$max

@@ -9,9 +9,10 @@ usage() {
 	cat <<USAGE
 usage: bench/qemu_guests.sh [options] [TRACE...]
 
-For each QEMU trace (default: traces/qemu-*.trace.gz), runs "anonsim
-density" on a host of SIZE, guests of the trace booted one after another
-and sharing one image, under QEMU's writeback (read-copy), none
+For each QEMU trace (default: traces/qemu-*.trace.gz), cut at its
+work-done (where the guest stays, holding what it holds, QEMU's own
+memory among it), runs "anonsim density" on a host of SIZE, guests of the
+trace booted one after another and sharing one image, under QEMU's writeback (read-copy), none
 (odirect), dax, writeback with free page reporting (--report-order 9,
 Linux's default) and free-hint (every page the guest frees given back at
 once: what reporting approaches).  Writes per trace OUT/TRACE.csv (the
@@ -73,13 +74,18 @@ for t in "$@"; do
 	name=$(basename "$t" .trace.gz)
 	csv=$out/$name.csv.tmp first=1
 	: >"$csv"
+	# the guest at its work-done, where it stays: after it the recorded
+	# guest shut down and QEMU gave its own memory back (its last host
+	# events)
+	gzip -dcf "$t" | awk '{ print } f && $2 == "phase" && $3 == "work-done" { exit }
+		$1 == "events" { f = 1 }' >"$out/cut.trace" || die "cannot read $t"
 	for s in $strategies; do
-		density_of "${s%%:*}" "${s#*:}" "$t" "$first" >>"$csv.part" ||
+		density_of "${s%%:*}" "${s#*:}" "$out/cut.trace" "$first" >>"$csv.part" ||
 			die "$t: density under ${s%%:*} failed"
 		cat "$csv.part" >>"$csv" && rm -f "$csv.part"
 		first=
 	done
-	rm -f "$out/run.csv"
+	rm -f "$out/run.csv" "$out/cut.trace"
 	mv "$csv" "$out/$name.csv" || die "cannot write $out/$name.csv"
 	echo "qemu_guests: $name done" >&2
 done

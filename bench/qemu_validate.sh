@@ -27,6 +27,15 @@ recording cut at the same phase, the guests before it whole: none, dax
 and reporting are predicted, not recorded.  A point passes when the page
 cache is within 2 % and the guest's RAM within 5 % of the model.
 
+With --density SIZE it measures how many guests really fit instead: for
+each strategy, guests booted one after another (each stopped at its end)
+in a memory cgroup of SIZE, with a swap file of --swap made for the run,
+the cgroup's memory and swap measured at each guest's end, until two in a
+row have swapped or --max have run; beside it "anonsim density" of the
+writeback recording at the same host size and swap, the recording's host
+events charging QEMU's own memory (TCG's translation cache among it).
+The density is the guests before the first whose run swaps.
+
 Strategies (-s): writeback (cache=writeback, virtio-blk), none
 (cache=none), dax (virtio-pmem, ext4 -o dax=always in the guest) and
 reporting (writeback with virtio-balloon free-page-reporting=on, the
@@ -36,8 +45,15 @@ last free, two reporting passes and more, before its end).
   -s, --strategies LIST   comma-separated (default: writeback,none,dax,reporting)
   -g, --guests LIST       numbers of guests, comma-separated, 1 to 8
                           (default: 1,2,4)
+      --density SIZE      measure the density on a host of SIZE (such as 1G)
+      --swap SIZE         with --density: the swap file (default: 256M)
+      --max N             with --density: the most guests, 2 to 12
+                          (default: 6)
+      --resume            with --density and -o: go on from what DIR holds
+                          (its recording, the strategies measured already)
   -o, --output DIR        keep there the table (table.txt), the points
-                          (points.csv), the recording and the consoles
+                          (points.csv; with --density, density.csv), the
+                          recording and the consoles
   -d, --scratch DIR       where the image and the logs are made, a disk
                           filesystem (default: \$TMPDIR, else /var/tmp)
       --accel A           tcg or kvm (default: kvm where /dev/kvm and the
@@ -62,11 +78,12 @@ Needs root (memory cgroups, the freezer, QEMU's memfd under /proc), the
 cgroup v1 memory and freezer controllers, qemu-system-x86_64, mke2fs,
 busybox-static and the built recorder.  Everything it makes (cgroups, QEMU
 processes, the scratch directory) is undone at the end and on SIGINT,
-SIGTERM and SIGHUP; it makes no swap file, the runs being without memory
-pressure.
-Exit status: 0 every point within its tolerance; 1 usage error; 4 a
-point beyond its tolerance; 5 a run failed; 77 skipped: not root, or
-QEMU or another requirement missing (the message says which).
+SIGTERM and SIGHUP; it makes a swap file only with --density (the
+validation runs are without memory pressure).
+Exit status: 0 every point within its tolerance (--density: every
+density equal); 1 usage error; 4 a point beyond its tolerance (a density
+not equal); 5 a run failed; 77 skipped: not root, or QEMU or another
+requirement missing (the message says which).
 USAGE
 }
 
@@ -75,6 +92,7 @@ anonsim=${ANONSIM:-$top/anonsim}
 tools=${ANONSIM_TOOLS:-$top/src/record}
 strategies=writeback,none,dax,reporting guests=1,2,4 out= scratch_parent=${TMPDIR:-/var/tmp}
 accel= tb=64 mem=256M file=48M settle=6 hold=1 timeout_s=300 kcache=${QEMU_KERNEL_CACHE:-}
+density= swap=256M max=6 resume=
 
 die() { echo "qemu_validate: $*" >&2; exit 5; }
 bad() { echo "qemu_validate: $*" >&2; exit 1; }
@@ -83,7 +101,7 @@ skip() { echo "qemu_validate: SKIP: $*" >&2; exit 77; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	-s|--strategies|-g|--guests|-o|--output|-d|--scratch|--accel|--tb-size|--mem|--file|\
-	--settle|--hold|--timeout|--kernel-cache)
+	--settle|--hold|--timeout|--kernel-cache|--density|--swap|--max)
 		[ $# -ge 2 ] || bad "$1 needs a value (see --help)" ;;
 	esac
 	case $1 in
@@ -99,6 +117,10 @@ while [ $# -gt 0 ]; do
 	--hold) hold=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--kernel-cache) kcache=$2; shift 2 ;;
+	--density) density=$2; shift 2 ;;
+	--swap) swap=$2; shift 2 ;;
+	--max) max=$2; shift 2 ;;
+	--resume) resume=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) bad "unknown argument '$1' (see --help)" ;;
 	esac
@@ -124,6 +146,11 @@ for v in "$tb" "$settle" "$hold" "$timeout_s"; do
 done
 case $mem in [1-9]*[0-9MG]) ;; *) bad "--mem '$mem': a size such as 256M" ;; esac
 case $file in [1-9]*[0-9KMG]) ;; *) bad "--file '$file': a size such as 8M" ;; esac
+case $density in ''|[1-9]*[0-9MG]) ;; *) bad "--density '$density': a size such as 1G" ;; esac
+case $swap in [1-9]*[0-9MG]) ;; *) bad "--swap '$swap': a size such as 256M" ;; esac
+case $max in [2-9]|1[0-2]) ;; *) bad "--max '$max': expected a number of guests from 2 to 12" ;; esac
+[ -z "$resume" ] || { [ -n "$density" ] && [ -n "$out" ]; } || bad "--resume goes with --density and -o"
+[ -z "$resume" ] || [ -f "$out/recording.trace.gz" ] || resume=	# nothing to resume: a new run
 
 # ---- what it needs: else skipped (77), saying why -----------------------------------
 PATH=$PATH:/sbin:/usr/sbin
@@ -219,15 +246,20 @@ setup_of() {	# STRATEGY
 }
 
 # ---- the recording (the model's input) -------------------------------------------------
-echo "qemu_validate: recording the guest under writeback ($accel)" >&2
-qemu_run writeback sh "$top/src/record/uml/anonsim-record" --vmm qemu --tools "$tools" \
-	--timeout "$timeout_s" --keep "$w/rec" -o "$w/rec.trace" -- \
-	>"$w/rec.out" 2>"$w/rec.err" &
-recorder=$!
-wait "$recorder"
-st=$?
-recorder=
-[ "$st" -eq 0 ] || die "the recording failed (status $st): $(tail -n 3 "$w/rec.err")"
+if [ -n "$resume" ] && [ -f "$out/recording.trace.gz" ]; then
+	echo "qemu_validate: resuming: the recording kept in $out" >&2
+	gzip -dc "$out/recording.trace.gz" >"$w/rec.trace" || die "cannot read $out/recording.trace.gz"
+else
+	echo "qemu_validate: recording the guest under writeback ($accel)" >&2
+	qemu_run writeback sh "$top/src/record/uml/anonsim-record" --vmm qemu --tools "$tools" \
+		--timeout "$timeout_s" --keep "$w/rec" -o "$w/rec.trace" -- \
+		>"$w/rec.out" 2>"$w/rec.err" &
+	recorder=$!
+	wait "$recorder"
+	st=$?
+	recorder=
+	[ "$st" -eq 0 ] || die "the recording failed (status $st): $(tail -n 3 "$w/rec.err")"
+fi
 phases=$(awk 'f && $2 == "phase" { printf "%s ", $3 } $1 == "events" { f = 1 }' "$w/rec.trace")
 [ "$phases" = "boot-done read-done work-done " ] ||
 	die "the recorded guest's phases are '$phases', not boot-done read-done work-done: $(tail -n 5 "$w/rec/console.log")"
@@ -274,6 +306,17 @@ model_ram() {	# STRATEGY K POINT
 }
 
 # ---- the real runs -----------------------------------------------------------------------
+# Start a guest of STRATEGY in the run's memory cgroup and a freezer
+# cgroup of its own: sets pid (QEMU), fz, con (its console).
+guest_start() {	# STRATEGY NAME
+	con=$w/console-$2.log
+	hl_freezer_new "$2" || die "cannot make a freezer cgroup under $HL_FREEZER"
+	fz=$hl_fz
+	qemu_run "$1" sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ >"$2/cgroup.procs" || exit 126
+	       shift 2; exec "$@"' sh "$hl_memcg" "$fz" </dev/null >"$con" 2>&1 &
+	pid=$!
+	hl_pids="$hl_pids $pid"
+}
 # resident pages of guest J's RAM memfd (QEMU's fd of /memfd:memory-backend-memfd)
 ram_of() {	# PID
 	for _l in /proc/"$1"/fd/*; do
@@ -299,6 +342,138 @@ point() {	# STRATEGY N K POINT RAM CACHE
 		"$([ "$_ok" = ok ] || echo '  beyond tolerance')" >>"$w/table.txt"
 }
 
+# ---- --density: how many guests really fit ------------------------------------------------
+# The model's density of STRATEGY: "anonsim density" of the recording on
+# the same host size and swap; its rows kept in model-STRATEGY.csv.  The
+# recording cut at work-done, where the real guests are frozen: after it
+# the recorded QEMU ended and gave back its own memory.
+model_density() {	# STRATEGY
+	case $1 in
+	reporting) _o="-s writeback --report-order 9" ;;
+	*) _o="-s $1" ;;
+	esac
+	# shellcheck disable=SC2086
+	"$anonsim" density --csv -q $_o -m "$density" --swap "$swap" --max "$max" \
+		-o "$w/model-$1.csv" "$w/cut-work-done.trace" 2>"$w/density.err" ||
+		die "anonsim density $_o failed: $(cat "$w/density.err")"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ d = $c["density"] } END { print d }' "$w/model-$1.csv"
+}
+
+# Guests of STRATEGY one after another in a memory cgroup of --density,
+# each frozen at its work-done and measured then: the cgroup's usage and
+# swap.  Stops after two guests in a row that swapped, or at --max.
+# Appends to density.csv; sets real (the guests before the first that
+# swapped, or ">=max").
+density_run() {	# STRATEGY
+	_s=$1
+	"$tools/anonsim-rec-host" evict "$img"
+	hl_memcg_open "$(hl_to_bytes "$density")" || die "cannot make a memory cgroup under $HL_MEMCG"
+	real= hl_swapping=0 k=1 _pids=
+	while [ "$k" -le "$max" ]; do
+		guest_start "$_s" "$_s-density-$k"
+		_pids="$_pids $pid"
+		start=$(date +%s)
+		until tr -d '\r' <"$con" | grep -q '^anonsim-phase work-done$'; do
+			hl_running "$pid" || die "$_s, guest $k: QEMU ended before work-done: $(tail -n 3 "$con")"
+			[ $(($(date +%s) - start)) -le "$timeout_s" ] || die "$_s, guest $k: no work-done within $timeout_s s"
+			sleep 0.1
+		done
+		hl_freeze "$fz" || die "cannot freeze guest $k"
+		# the guests still there: with the swap file full, the memory
+		# cgroup's OOM killer ends one
+		_alive=0
+		for _p in $_pids; do hl_running "$_p" && _alive=$((_alive + 1)); done
+		set -- $(hl_memcg_stat)
+		usage=$(hl_memcg_read memory.usage_in_bytes)
+		echo "$_s,$k,$usage,$4,$1,$(( $(cache_of) * 4096 )),$(($(date +%s) - start)),$_alive" >>"$w/density.csv"
+		echo "qemu_validate: $_s, guest $k at work-done: $((usage / 1048576)) MiB used, swap $(($4 / 1048576)) MiB$([ "$_alive" -eq "$k" ] || echo ", $((k - _alive)) guest(s) killed")" >&2
+		[ "$4" -eq 0 ] || [ -n "$real" ] || real=$((k - 1))
+		hl_sweep_goes_on "$([ "$4" -gt 0 ] && echo 1 || echo 0)" || break
+		k=$((k + 1))
+	done
+	[ -n "$real" ] || real=">=$max"
+	hl_umls_kill
+	hl_memcg_close
+}
+
+if [ -n "$density" ]; then
+	[ -f "$HL_MEMCG/memory.memsw.usage_in_bytes" ] ||
+		skip "--density needs swap accounting in the memory cgroup (memory.memsw.*)"
+	hl_swap_open "$(hl_to_bytes "$swap")" || die "cannot make and swap on a swap file in $w"
+	if [ -n "$resume" ] && [ -f "$out/density.csv" ]; then
+		cp "$out/density.csv" "$w/density.csv" || die "cannot read $out/density.csv"
+	else
+		echo "strategy,guests,usage_bytes,swap_bytes,shmem_bytes,image_cache_bytes,seconds,alive" >"$w/density.csv"
+		[ -z "$out" ] || rm -f "$out/density.done"
+	fi
+	{
+		echo "Real QEMU guests against the model: how many fit in a memory cgroup of $density"
+		echo "with a swap file of $swap, one after another ($accel; guest RAM $mem, image $((img_bytes / 4096)) pages)"
+		printf '  %-10s %6s %10s %10s %12s %10s\n' strategy guests "real MiB" swap "model demand" swap
+	} >"$w/table.txt"
+	misses=0 summary=
+	for s in $strategies; do
+		real=
+		[ -z "$resume" ] || real=$(awk -v s="$s" '$1 == s { print $2 }' "$out/density.done" 2>/dev/null)
+		if [ -n "$real" ]; then
+			echo "qemu_validate: resuming: $s measured already (density $real)" >&2
+		else
+			echo "qemu_validate: $s, guests until the host swaps" >&2
+			density_run "$s"
+			# kept as each strategy ends: a run stopped resumes there
+			[ -z "$out" ] || { cp "$w/density.csv" "$out/density.csv" &&
+				echo "$s $real" >>"$out/density.done"; } || die "cannot write to $out"
+		fi
+		m=$(model_density "$s")
+		# the rows side by side: real usage and swap, the model's total and swap used
+		awk -F, -v s="$s" 'FNR == 1 { next }
+			FILENAME ~ /density\.csv$/ { if ($1 == s) { u[$2] = $3 / 1048576; w[$2] = $4 / 1048576; n[$2] = 1
+				a[$2] = ($8 != "" && $8 < $2) ? sprintf("  %d killed (OOM)", $2 - $8) : "" } next }
+			{ mt[$2] = $8; ms[$2] = $10 }
+			END { for (k = 1; k in n; k++)
+				printf "  %-10s %6d %10.1f %10.1f %12s %10s%s\n", s, k, u[k], w[k],
+					(k in mt) ? sprintf("%.1f", mt[k]) : "-", (k in ms) ? sprintf("%.1f", ms[k]) : "-", a[k] }' \
+			"$w/density.csv" "$w/model-$s.csv" >>"$w/table.txt"
+		if [ "$real" = "$m" ]; then ok=equal; else ok="NOT equal"; misses=$((misses + 1)); fi
+		summary="$summary$(printf '  %-10s real %s, model %s: %s' "$s" "$real" "$m" "$ok")
+"
+	done
+	# the curves, real against model, in anonsim density's columns (the
+	# real total: what the guests hold in memory and in swap)
+	{
+		head -n 1 "$w/model-$(echo "$strategies" | cut -d' ' -f1).csv"
+		for s in $strategies; do
+			d=$(printf '%s' "$summary" | awk -v s="$s" '$1 == s { print $3 }' | tr -d ',')
+			awk -F, -v s="$s" -v d="$d" -v h="$(($(hl_to_bytes "$density") / 1048576))" '
+				NR > 1 && $1 == s { m = 1048576
+				printf "%s-real,%d,%.3f,%.3f,0,0,%.3f,%.3f,%.3f,%.3f,,,%d,%s\n", s, $2, $5 / m, $6 / m,
+					($3 - $5 - $6) / m, ($3 + $4) / m, ($3 + $4) / m, $4 / m, h, d }' "$w/density.csv"
+			awk -F, -v s="$s" 'NR > 1 { $1 = s "-model"; print }' OFS=, "$w/model-$s.csv"
+		done
+	} >"$w/density-plot.csv"
+	if command -v gnuplot >/dev/null 2>&1; then
+		gnuplot -e "data='$w/density-plot.csv'; out='$w/density'; trace='real QEMU guests (memory cgroup) and anonsim density'; host='host: $density memory cgroup, $swap swap; guest RAM $mem; $accel'; yname='guests memory, in RAM and swap (model: demanded) MiB'" \
+			"$top/plots/density.gp" || die "gnuplot failed"
+	fi
+	t=$(($(date +%s) - t0))
+	{
+		cat "$w/table.txt"
+		echo "density (guests before the first that swaps):"
+		printf '%s' "$summary"
+		echo "$misses densit$([ "$misses" -eq 1 ] && echo y || echo ies) not equal; $t s"
+	} >"$w/report.txt"
+	cat "$w/report.txt"
+	if [ -n "$out" ]; then
+		cp "$w/report.txt" "$out/table.txt" && cp "$w/density.csv" "$out/density.csv" &&
+			cp "$w"/model-*.csv "$w/density-plot.csv" "$out/" &&
+			{ [ ! -f "$w/density.png" ] || cp "$w/density.png" "$w/density.svg" "$out/"; } &&
+			cp "$w"/console-*.log "$w/rec/console.log" "$out/" 2>/dev/null
+	fi
+	[ "$misses" -eq 0 ] || exit 4
+	exit 0
+fi
+
 echo "strategy,guests,guest,point,ram_pages,model_ram_pages,cache_pages,model_cache_pages,within" >"$w/points.csv"
 : >"$w/table.txt"
 misses=0
@@ -314,13 +489,7 @@ for s in $strategies; do
 		pids=
 		k=1
 		while [ "$k" -le "$n" ]; do
-			con=$w/console-$s-$n-$k.log
-			hl_freezer_new "$s.$n.$k" || die "cannot make a freezer cgroup under $HL_FREEZER"
-			fz=$hl_fz
-			qemu_run "$s" sh -c 'echo $$ >"$1/cgroup.procs" && echo $$ >"$2/cgroup.procs" || exit 126
-			       shift 2; exec "$@"' sh "$hl_memcg" "$fz" </dev/null >"$con" 2>&1 &
-			pid=$!
-			hl_pids="$hl_pids $pid"
+			guest_start "$s" "$s-$n-$k"
 			pids="$pids $pid"
 			seen=0 start=$(date +%s) last=
 			while [ "$last" != work-done ]; do

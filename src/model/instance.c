@@ -773,7 +773,8 @@ void inst_file_access(struct instance *in, uint64_t p)
  * there, or mapped but taken by reclaim, faults (pagecache_fault()), and
  * the folio it is in is mapped whole, as a PMD maps a PMD-sized folio.
  * The device's readahead state is the window's file's: the VMM reads
- * the file through nothing else.
+ * the file through nothing else.  Under 2.4 reclaim each page reached is
+ * a use, as a read's.
  */
 void inst_dax_access(struct instance *in, const struct trace_event *ev)
 {
@@ -788,9 +789,14 @@ void inst_dax_access(struct instance *in, const struct trace_event *ev)
 		const uint8_t *mapped = chunked_peek(&dv->dax_mapped, i, 1);
 		uint64_t head, n;
 
-		if (mapped && (*mapped & bit) && (pc_flags(pc, i) & PC_RESIDENT))
+		if (mapped && (*mapped & bit) && (pc_flags(pc, i) & PC_RESIDENT)) {
+			if (in->host->policy != RECLAIM_MODERN)
+				pagecache_touch(in->host, pc, i);	/* 2.4: a use */
 			continue;
+		}
 		pagecache_fault(in->host, pc, ra, i, &in->host->reads);
+		if (in->host->policy != RECLAIM_MODERN && (pc_flags(pc, i) & PC_RESIDENT))
+			pagecache_touch(in->host, pc, i);
 		head = pc_folio_head(pc, i);
 		n = pc_folio_pages(pc, i);
 		for (j = head; j < head + n && j < dv->dax_mapped.n; j++) {

@@ -291,6 +291,18 @@ hl_umls_kill() {
 	hl_pids= hl_uml_pidfiles=
 }
 
+# A sweep of N = 1, 2, ... stops, as anonsim density does, after two N in
+# a row that swapped: false then.  hl_swapping: the N in a row so far.
+hl_swapping=0
+hl_sweep_goes_on() {	# SWAPPED: 1 if N swapped, else 0
+	if [ "$1" -ne 0 ]; then
+		hl_swapping=$((hl_swapping + 1))
+	else
+		hl_swapping=0
+	fi
+	[ "$hl_swapping" -lt 2 ]
+}
+
 # A swap file of SIZE bytes in the scratch directory, swapped on.
 hl_swap_open() {	# BYTES
 	_sw=$hl_scratch/swap

@@ -36,8 +36,12 @@ expect_status 1 sh "$script" -s writeback,floppy
 expect_match "$err" "--strategies 'floppy': expected writeback, none, dax or reporting"
 expect_status 1 sh "$script" -g 9
 expect_match "$err" "--guests '9': expected a number of guests from 1 to 8"
+expect_status 1 sh "$script" --density 1X
+expect_match "$err" "--density '1X': a size such as 1G"
+expect_status 1 sh "$script" --density 1G --max 13
+expect_match "$err" "--max '13': expected a number of guests from 2 to 12"
 expect_status 0 sh "$script" --help
-expect_match "$out" '^Exit status: 0 every point within its tolerance; 1 usage error; 4 a$'
+expect_match "$out" '^Exit status: 0 every point within its tolerance \(--density: every$'
 
 # ---- one guest, writeback and none ------------------------------------------------------
 sh "$script" -s writeback,none -g 1 --file 8M -d "$tmp/scratch" --kernel-cache "$cache" \
