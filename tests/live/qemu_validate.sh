@@ -8,7 +8,9 @@
 # 0); every point of the two runs there, and nothing the runs made left
 # on the host (memory and freezer cgroups, QEMU processes, the scratch
 # directory), after a run and after a SIGTERM in the middle of one, which
-# ends it with status 143.
+# ends it with status 143.  Then --density: three writeback guests in a
+# memory cgroup of 640 MiB with a swap file (two fit, as the model says),
+# --resume, and a SIGTERM once the swap file is on (swapped off, removed).
 # Skips (77) where bench/qemu_validate.sh does (not root, no QEMU, no
 # kernel package, the cgroup v1 controllers missing); with
 # QEMU_REQUIRED=1 a skip is a failure.  QEMU_KERNEL_CACHE keeps the
@@ -73,6 +75,33 @@ expect_match "$(cat "$tmp/run.out")" '^  guest 1 read-done +[0-9]+ +[0-9]+ +0 +0
 cat "$tmp/run.out"	# real beside model, into the test's log
 [ -z "$(left_over "$pid")" ] || fail "left after the run: $(left_over "$pid")"
 
+# ---- the density: three writeback guests in 640 MiB with a 256 MiB swap file -------------
+# each about 280 MiB (its RAM, 8 MiB of the file, QEMU's own): two fit,
+# the third swaps; the model (the recording cut at work-done) says 2 too
+memsw=yes
+[ -f "$memcg/memory.memsw.usage_in_bytes" ] || {
+	memsw=no; echo "no swap accounting in the memory cgroup: --density not tested"; }
+[ $memsw = no ] || {
+sh "$script" --density 640M --swap 256M --max 3 -s writeback --file 8M -d "$tmp/scratch" \
+	--kernel-cache "$cache" -o "$tmp/dres" >"$tmp/den.out" 2>"$tmp/den.err" &
+pid=$!
+wait "$pid"
+st=$?
+[ "$st" -eq 0 ] || fail "qemu_validate.sh --density exited $st: $(tail -n 5 "$tmp/den.err")"
+cat "$tmp/den.out"
+expect_match "$(sed 1d "$tmp/dres/density.csv" | cut -d, -f1,2,8 | tr '\n' ' ')" '^writeback,1,1 writeback,2,2 writeback,3,3 $'
+expect_match "$(awk -F, 'NR > 1 { printf "%s ", ($4 > 0 ? "swap" : "none") }' "$tmp/dres/density.csv")" '^none none swap $'
+expect_match "$(cat "$tmp/den.out")" '^  writeback  real 2, model 2: equal$'
+expect_match "$(awk -F, 'NR > 1 { print $1 }' "$tmp/dres/density-plot.csv" | sort -u | tr '\n' ' ')" '^writeback-model writeback-real $'
+grep -q "$tmp/scratch" /proc/swaps && fail "the swap file is still on: $(cat /proc/swaps)"
+[ -z "$(left_over "$pid")" ] || fail "left after the density run: $(left_over "$pid")"
+# --resume: the strategy measured already, the model replayed again
+expect_status 0 sh "$script" --density 640M --swap 256M --max 3 -s writeback --file 8M \
+	-d "$tmp/scratch" --kernel-cache "$cache" -o "$tmp/dres" --resume
+expect_match "$err" 'resuming: writeback measured already \(density 2\)'
+expect_match "$out" '^  writeback  real 2, model 2: equal$'
+}
+
 # ---- a SIGTERM in the middle of a run undoes it all ------------------------------------------
 sh "$script" -s none -g 1 --file 8M -d "$tmp/scratch" --kernel-cache "$cache" >"$tmp/term.out" 2>"$tmp/term.err" &
 pid=$!
@@ -89,4 +118,24 @@ wait "$pid"
 st=$?
 [ "$st" -eq 143 ] || fail "after SIGTERM it exited $st, expected 143"
 [ -z "$(left_over "$pid")" ] || fail "left after SIGTERM: $(left_over "$pid")"
+
+# and in a density run, once its swap file is on: swapped off and gone
+[ $memsw = no ] || {
+sh "$script" --density 640M --max 3 -s none --file 8M -d "$tmp/scratch" --kernel-cache "$cache" \
+	>"$tmp/term2.out" 2>"$tmp/term2.err" &
+pid=$!
+i=0
+while ! grep -q "$tmp/scratch" /proc/swaps && [ "$i" -lt 1200 ] && kill -0 "$pid" 2>/dev/null; do
+	sleep 0.25
+	i=$((i + 1))
+done
+grep -q "$tmp/scratch" /proc/swaps || fail "no swap file on to undo: $(tail -n 3 "$tmp/term2.err")"
+sleep 2
+kill -TERM "$pid"
+wait "$pid"
+st=$?
+[ "$st" -eq 143 ] || fail "a density run after SIGTERM exited $st, expected 143"
+grep -q "$tmp/scratch" /proc/swaps && fail "after SIGTERM the swap file is still on: $(cat /proc/swaps)"
+[ -z "$(left_over "$pid")" ] || fail "left after SIGTERM in a density run: $(left_over "$pid")"
+}
 finish
