@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <unistd.h>
@@ -137,6 +138,37 @@ static int write_swap_header(int fd, uint64_t pages)
 	return pwrite(fd, page, sizeof(page), 0) == (ssize_t)sizeof(page) ? 0 : -1;
 }
 
+/*
+ * The host's swap is one pool: pages of any memory cgroup go to any swap
+ * file, and a swapoff brings every page of its file back, charging it to
+ * its cgroup (an OOM kill where that is full).  So one run at a time has
+ * a swap file: this lock, the recorders' scripts' too (hostlib.sh), is
+ * held from before the file is made until it is switched off; the
+ * process's end lets it go.
+ */
+static int swap_lock_fd = -1;
+
+static int swap_lock(char *err, size_t errlen)
+{
+	const char *path = access("/run/lock", W_OK) == 0 ? "/run/lock/anonsim-swap" :
+			   "/tmp/anonsim-swap.lock";
+
+	swap_lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (swap_lock_fd < 0)
+		return set_error(err, errlen, "%s: %s", path, strerror(errno));
+	if (flock(swap_lock_fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	fprintf(stderr, "anonsim live: waiting for another run's swap file to go (%s)\n", path);
+	while (flock(swap_lock_fd, LOCK_EX))
+		if (errno != EINTR) {
+			set_error(err, errlen, "%s: %s", path, strerror(errno));
+			close(swap_lock_fd);
+			swap_lock_fd = -1;
+			return -1;
+		}
+	return 0;
+}
+
 int swapfile_open(uint64_t size, char *err, size_t errlen)
 {
 	static unsigned char zeros[1 << 20];
@@ -145,6 +177,8 @@ int swapfile_open(uint64_t size, char *err, size_t errlen)
 
 	if (pages < 10 || pages > UINT32_MAX)
 		return set_error(err, errlen, "--swap: a swap file of 40K to 16T");
+	if (swap_lock_fd < 0 && swap_lock(err, errlen))
+		return -1;
 	fd = scratch_file(0, swap_path, sizeof(swap_path), err, errlen);
 	if (fd < 0)
 		return -1;
@@ -181,6 +215,9 @@ void swapfile_close(void)
 	if (swap_path[0] && swapoff(swap_path) == 0)
 		scratch_swapoff_at_exit(NULL);
 	swap_path[0] = '\0';
+	if (swap_lock_fd >= 0)
+		close(swap_lock_fd);
+	swap_lock_fd = -1;
 }
 
 int64_t host_swap_outs(void)

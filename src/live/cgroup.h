@@ -25,6 +25,8 @@ void cgroup_close(void);
 /*
  * A swap file of @size bytes in the scratch directory, switched on; 0 or
  * -1 (@err).  swapfile_close switches it off (the scratch removes it).
+ * One run at a time on the host has one: it waits for the host-wide lock
+ * (/run/lock/anonsim-swap, else /tmp/anonsim-swap.lock) first.
  */
 int swapfile_open(uint64_t size, char *err, size_t errlen);
 void swapfile_close(void);

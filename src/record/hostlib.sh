@@ -303,8 +303,20 @@ hl_sweep_goes_on() {	# SWAPPED: 1 if N swapped, else 0
 	[ "$hl_swapping" -lt 2 ]
 }
 
-# A swap file of SIZE bytes in the scratch directory, swapped on.
+# A swap file of SIZE bytes in the scratch directory, swapped on.  The
+# host's swap is one pool (any cgroup's pages go to any swap file, and a
+# swapoff charges every page of its file back to its cgroup, an OOM kill
+# where that is full): one run at a time has a swap file, under a lock
+# anonsim live takes too, held on descriptor 9 until hl_swap_close (15
+# minutes at most to get it).
+hl_swap_lock=/run/lock/anonsim-swap
 hl_swap_open() {	# BYTES
+	[ -w /run/lock ] || hl_swap_lock=/tmp/anonsim-swap.lock
+	exec 9>>"$hl_swap_lock" || return 1
+	if ! flock -n 9; then
+		hl_log "waiting for another run's swap file to go ($hl_swap_lock)"
+		flock -w 900 9 || { hl_log "$hl_swap_lock: still held after 15 minutes"; exec 9>&-; return 1; }
+	fi
 	_sw=$hl_scratch/swap
 	dd if=/dev/zero of="$_sw" bs=1M count=$(( $1 / 1048576 )) status=none &&
 		chmod 600 "$_sw" && mkswap "$_sw" >/dev/null || return 1
@@ -316,6 +328,7 @@ hl_swap_close() {
 	[ -z "$hl_swap" ] || swapoff "$hl_swap" || hl_log "warning: swapoff $hl_swap failed"
 	[ -z "$hl_swap" ] || rm -f "$hl_swap"
 	hl_swap=
+	exec 9>&-	# the lock, if held
 }
 
 hl_memcg_close() {

@@ -125,7 +125,8 @@ sh "$script" --density 640M --max 3 -s none --file 8M -d "$tmp/scratch" --kernel
 	>"$tmp/term2.out" 2>"$tmp/term2.err" &
 pid=$!
 i=0
-while ! grep -q "$tmp/scratch" /proc/swaps && [ "$i" -lt 1200 ] && kill -0 "$pid" 2>/dev/null; do
+# (the recording first, then up to 15 minutes for another run's swap file to go)
+while ! grep -q "$tmp/scratch" /proc/swaps && [ "$i" -lt 4800 ] && kill -0 "$pid" 2>/dev/null; do
 	sleep 0.25
 	i=$((i + 1))
 done
