@@ -399,7 +399,7 @@ run() {	# PHASE LIMIT
 				break
 			fi
 			kill -0 "$hl_pid" 2>/dev/null ||
-				fail "UML $k ($phase run) ended before work-done; its console: $(tail -n 5 "$con" | tr '\n' ' ')"
+				fail "UML $k ($phase run) ended before work-done; the end of its console: $(tail -n 25 "$con")"
 			elapsed=$(awk -v a="$ts" -v b="$(now)" 'BEGIN { printf "%d", b - a }')
 			[ "$elapsed" -lt "$timeout_s" ] ||
 				fail "UML $k ($phase run) did not reach work-done in $timeout_s s"
