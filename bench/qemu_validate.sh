@@ -440,20 +440,16 @@ if [ -n "$density" ]; then
 		if [ "$real" = "$m" ]; then ok=equal; else ok="NOT equal"; misses=$((misses + 1)); fi
 		summary="$summary$(printf '  %-10s real %s, model %s: %s' "$s" "$real" "$m" "$ok")
 "
+		# the curves, real against model, in anonsim density's columns
+		# (the real total: what the guests hold in memory and in swap)
+		[ -f "$w/density-plot.csv" ] || head -n 1 "$w/model-$s.csv" >"$w/density-plot.csv"
+		awk -F, -v s="$s" -v d="$real" -v h="$(($(hl_to_bytes "$density") / 1048576))" '
+			NR > 1 && $1 == s { m = 1048576
+			printf "%s-real,%d,%.3f,%.3f,0,0,%.3f,%.3f,%.3f,%.3f,,,%d,%s\n", s, $2, $5 / m, $6 / m,
+				($3 - $5 - $6) / m, ($3 + $4) / m, ($3 + $4) / m, $4 / m, h, d }' \
+			"$w/density.csv" >>"$w/density-plot.csv"
+		awk -F, -v s="$s" 'NR > 1 { $1 = s "-model"; print }' OFS=, "$w/model-$s.csv" >>"$w/density-plot.csv"
 	done
-	# the curves, real against model, in anonsim density's columns (the
-	# real total: what the guests hold in memory and in swap)
-	{
-		head -n 1 "$w/model-$(echo "$strategies" | cut -d' ' -f1).csv"
-		for s in $strategies; do
-			d=$(printf '%s' "$summary" | awk -v s="$s" '$1 == s { print $3 }' | tr -d ',')
-			awk -F, -v s="$s" -v d="$d" -v h="$(($(hl_to_bytes "$density") / 1048576))" '
-				NR > 1 && $1 == s { m = 1048576
-				printf "%s-real,%d,%.3f,%.3f,0,0,%.3f,%.3f,%.3f,%.3f,,,%d,%s\n", s, $2, $5 / m, $6 / m,
-					($3 - $5 - $6) / m, ($3 + $4) / m, ($3 + $4) / m, $4 / m, h, d }' "$w/density.csv"
-			awk -F, -v s="$s" 'NR > 1 { $1 = s "-model"; print }' OFS=, "$w/model-$s.csv"
-		done
-	} >"$w/density-plot.csv"
 	if command -v gnuplot >/dev/null 2>&1; then
 		gnuplot -e "data='$w/density-plot.csv'; out='$w/density'; trace='real QEMU guests (memory cgroup) and anonsim density'; host='host: $density memory cgroup, $swap swap; guest RAM $mem; $accel'; yname='guests memory, in RAM and swap (model: demanded) MiB'" \
 			"$top/plots/density.gp" || die "gnuplot failed"

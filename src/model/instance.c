@@ -787,16 +787,15 @@ void inst_dax_access(struct instance *in, const struct trace_event *ev)
 		struct pagecache *pc = inst_dev_source(in, ev->dev, i, &ra);
 		uint8_t bit = pc == dv->cow ? INST_DAX_COW : INST_DAX_CACHE;
 		const uint8_t *mapped = chunked_peek(&dv->dax_mapped, i, 1);
+		bool hit = mapped && (*mapped & bit) && (pc_flags(pc, i) & PC_RESIDENT);
 		uint64_t head, n;
 
-		if (mapped && (*mapped & bit) && (pc_flags(pc, i) & PC_RESIDENT)) {
-			if (in->host->policy != RECLAIM_MODERN)
-				pagecache_touch(in->host, pc, i);	/* 2.4: a use */
-			continue;
-		}
-		pagecache_fault(in->host, pc, ra, i, &in->host->reads);
+		if (!hit)
+			pagecache_fault(in->host, pc, ra, i, &in->host->reads);
 		if (in->host->policy != RECLAIM_MODERN && (pc_flags(pc, i) & PC_RESIDENT))
-			pagecache_touch(in->host, pc, i);
+			pagecache_touch(in->host, pc, i);	/* 2.4: a use */
+		if (hit)
+			continue;
 		head = pc_folio_head(pc, i);
 		n = pc_folio_pages(pc, i);
 		for (j = head; j < head + n && j < dv->dax_mapped.n; j++) {
