@@ -43,10 +43,19 @@ struct cursor {
  * The cursors with an event due, in a binary heap by host time and then by
  * index: the order a scan of every cursor for the earliest event (the
  * first of equals) gives.  A staggered instance not yet opened waits in it
- * under its start time, which no event of its trace can precede.
+ * under its start time, which no event of its trace can precede.  Each
+ * entry holds its cursor's due time: with thousands of instances at once,
+ * a comparison that read it from the cursor and its event missed the
+ * cache twice.
  */
+struct merge_entry {
+	uint64_t due;
+	unsigned i;
+};
+
 struct merge {
-	unsigned *v, n;
+	struct merge_entry *v;
+	unsigned n;
 };
 
 static uint64_t due(const struct cursor *c)
@@ -54,25 +63,23 @@ static uint64_t due(const struct cursor *c)
 	return c->start_us + (c->have ? c->ev->time_us : 0);
 }
 
-static bool before(const struct cursor *c, unsigned a, unsigned b)
+static bool before(struct merge_entry a, struct merge_entry b)
 {
-	uint64_t ta = due(&c[a]), tb = due(&c[b]);
-
-	return ta < tb || (ta == tb && a < b);
+	return a.due < b.due || (a.due == b.due && a.i < b.i);
 }
 
-static void merge_down(struct merge *m, const struct cursor *c, unsigned at)
+static void merge_down(struct merge *m, unsigned at)
 {
-	unsigned x = m->v[at];
+	struct merge_entry x = m->v[at];
 
 	for (;;) {
 		unsigned l = 2 * at + 1, k = l;
 
 		if (l >= m->n)
 			break;
-		if (l + 1 < m->n && before(c, m->v[l + 1], m->v[l]))
+		if (l + 1 < m->n && before(m->v[l + 1], m->v[l]))
 			k = l + 1;
-		if (!before(c, m->v[k], x))
+		if (!before(m->v[k], x))
 			break;
 		m->v[at] = m->v[k];
 		at = k;
@@ -82,24 +89,25 @@ static void merge_down(struct merge *m, const struct cursor *c, unsigned at)
 
 static void merge_push(struct merge *m, const struct cursor *c, unsigned i)
 {
+	struct merge_entry x = { due(&c[i]), i };
 	unsigned at = m->n++;
 
-	while (at && before(c, i, m->v[(at - 1) / 2])) {
+	while (at && before(x, m->v[(at - 1) / 2])) {
 		m->v[at] = m->v[(at - 1) / 2];
 		at = (at - 1) / 2;
 	}
-	m->v[at] = i;
+	m->v[at] = x;
 }
 
 /* The top cursor's due time changed (it only grows): put it in place, or out. */
 static void merge_update_top(struct merge *m, const struct cursor *c, bool keep)
 {
-	if (keep && m->n == 1)
-		return;		/* one instance running: nothing to reorder */
-	if (!keep)
+	if (keep)
+		m->v[0].due = due(&c[m->v[0].i]);
+	else
 		m->v[0] = m->v[--m->n];
-	if (m->n)
-		merge_down(m, c, 0);
+	if (m->n > 1)
+		merge_down(m, 0);
 }
 
 /* Recount every category from the pages themselves. */
@@ -571,7 +579,7 @@ static int run_merge(struct run *r)
 				return 0;
 			continue;
 		}
-		k = r->q.v[0];
+		k = r->q.v[0].i;
 		cur = &r->c[k];
 		if (!cur->have) {
 			/* a staggered instance whose start has come: open its trace */
