@@ -66,6 +66,12 @@ last free, two reporting passes and more, before its end).
                           (default: 6)
       --hold S            seconds the guest pauses after each marker, in
                           which it is frozen (default: 1)
+      --kaslr             boot the guests, the recorded one too, with the
+                          kernel's address randomisation on (default:
+                          nokaslr: where the kernel decompresses itself
+                          changes which RAM a boot touches, by up to 5 %
+                          of it from boot to boot, which no one recording
+                          can predict)
       --timeout S         the most a guest may take (default: 300)
       --kernel-cache DIR  keep the guest kernel package there between
                           runs (mkguest-qemu.sh --cache; default:
@@ -92,7 +98,7 @@ anonsim=${ANONSIM:-$top/anonsim}
 tools=${ANONSIM_TOOLS:-$top/src/record}
 strategies=writeback,none,dax,reporting guests=1,2,4 out= scratch_parent=${TMPDIR:-/var/tmp}
 accel= tb=64 mem=256M file=48M settle=6 hold=1 timeout_s=300 kcache=${QEMU_KERNEL_CACHE:-}
-density= swap=256M max=6 resume=
+density= swap=256M max=6 resume= kaslr=nokaslr
 
 die() { echo "qemu_validate: $*" >&2; exit 5; }
 bad() { echo "qemu_validate: $*" >&2; exit 1; }
@@ -121,6 +127,7 @@ while [ $# -gt 0 ]; do
 	--swap) swap=$2; shift 2 ;;
 	--max) max=$2; shift 2 ;;
 	--resume) resume=1; shift ;;
+	--kaslr) kaslr=; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) bad "unknown argument '$1' (see --help)" ;;
 	esac
@@ -217,7 +224,7 @@ qemu_run() {	# STRATEGY COMMAND...
 	set -- "$@" qemu-system-x86_64 -nodefaults -no-user-config -display none -serial stdio \
 		-no-reboot -accel "$accel_arg" -object "memory-backend-memfd,id=m,size=$mem" \
 		-machine q35,memory-backend=m -kernel "$w/guest/vmlinuz" -initrd "$w/guest/initrd.img"
-	_append="console=ttyS0 quiet panic=-1 anonsim.wait=$settle anonsim.hold=$hold"
+	_append="console=ttyS0 quiet panic=-1 anonsim.wait=$settle anonsim.hold=$hold${kaslr:+ $kaslr}"
 	_drive="file=$img,format=raw,if=virtio,readonly=on,aio=threads"
 	# one machine for every strategy: virtio-pmem needs a memory slot, and
 	# with one the guest sets up its 64 MiB swiotlb buffer (the slot lies
@@ -249,6 +256,11 @@ setup_of() {	# STRATEGY
 if [ -n "$resume" ] && [ -f "$out/recording.trace.gz" ]; then
 	echo "qemu_validate: resuming: the recording kept in $out" >&2
 	gzip -dc "$out/recording.trace.gz" >"$w/rec.trace" || die "cannot read $out/recording.trace.gz"
+	# the guests measured now must boot as the recorded one did
+	kept=with
+	grep -q '^note qemu: .* -append .*nokaslr' "$w/rec.trace" && kept=without
+	[ "$kept" = "${kaslr:+without}${kaslr:-with}" ] ||
+		bad "--resume: the recording in $out was made $kept --kaslr; resume it the same way"
 else
 	echo "qemu_validate: recording the guest under writeback ($accel)" >&2
 	qemu_run writeback sh "$top/src/record/uml/anonsim-record" --vmm qemu --tools "$tools" \

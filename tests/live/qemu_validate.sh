@@ -10,7 +10,9 @@
 # directory), after a run and after a SIGTERM in the middle of one, which
 # ends it with status 143.  Then --density: three writeback guests in a
 # memory cgroup of 640 MiB with a swap file (two fit, as the model says),
-# --resume, and a SIGTERM once the swap file is on (swapped off, removed).
+# --resume (and --resume refused on a recording made without --kaslr
+# when given it), and a SIGTERM once the swap file is on (swapped off,
+# removed).
 # Skips (77) where bench/qemu_validate.sh does (not root, no QEMU, no
 # kernel package, the cgroup v1 controllers missing); with
 # QEMU_REQUIRED=1 a skip is a failure.  QEMU_KERNEL_CACHE keeps the
@@ -60,6 +62,8 @@ esac
 # every point there, each within its tolerance
 expect_match "$(awk -F, 'NR > 1 { printf "%s/%s/%s/%s=%s ", $1, $2, $3, $4, $9 }' "$tmp/res/points.csv")" \
 	'^writeback/1/1/boot-done=ok writeback/1/1/read-done=ok writeback/1/1/work-done=ok writeback/1/1/end=ok none/1/1/boot-done=ok none/1/1/read-done=ok none/1/1/work-done=ok none/1/1/end=ok $'
+# the guest recorded, as every guest booted, without address randomisation
+expect_match "$(gzip -dc "$tmp/res/recording.trace.gz" | grep -c '^note qemu: .* -append .* nokaslr$')" '^1$'
 # the tolerances, recomputed: RAM 5 %, cache 2 %
 bad=$(awk -F, 'NR > 1 {
 	dr = $5 - $6; if (dr < 0) dr = -dr; dc = $7 - $8; if (dc < 0) dc = -dc
@@ -100,6 +104,10 @@ expect_status 0 sh "$script" --density 640M --swap 256M --max 3 -s writeback --f
 	-d "$tmp/scratch" --kernel-cache "$cache" -o "$tmp/dres" --resume
 expect_match "$err" 'resuming: writeback measured already \(density 2\)'
 expect_match "$out" '^  writeback  real 2, model 2: equal$'
+# a resume boots the guests as the recorded one booted, or refuses
+expect_status 1 sh "$script" --density 640M --swap 256M --max 3 -s writeback --file 8M \
+	-d "$tmp/scratch" --kernel-cache "$cache" -o "$tmp/dres" --resume --kaslr
+expect_match "$err" 'was made without --kaslr; resume it the same way$'
 }
 
 # ---- a SIGTERM in the middle of a run undoes it all ------------------------------------------
