@@ -13,6 +13,9 @@
 #   simulator memory per simulated guest page: the growth of the largest
 #     resident set from the smallest N to the largest, over the guest pages
 #     added (read-copy, unlimited memory: no kernel tables; target <= 16);
+#   ms per instance of debian-boot-64M (read-copy) all at once
+#     (--stagger 0.01) at N = STAGGER_INSTANCES (default "100 4096"): the
+#     largest N against the smallest (target <= 1.2);
 #   the same N instances all at once (--stagger 0.01): the most threads
 #     the replay has at the largest N (target <= 2: the replay's and one
 #     reader's for the one trace, whatever N; sampled, so a short run may
@@ -31,6 +34,7 @@ set -eu
 events=${EVENTS:-5500000}
 rounds=${ROUNDS:-3}
 instances=${INSTANCES:-10 100 1000}
+stagger_instances=${STAGGER_INSTANCES:-100 4096}
 strategies="read-copy devanon punch free-hint odirect"
 boot="$TRACES/debian-boot-64M.trace.gz"
 build="$TRACES/debian-build-128M.trace.gz"
@@ -69,6 +73,9 @@ for _ in $(seq "$rounds"); do
 	measure gzip gzip -dc "$dir/r.atr.gz"
 	for n in $instances; do
 		measure "n$n" "$ANONSIM" replay -q -s read-copy -n "$n" "$boot"
+	done
+	for n in $stagger_instances; do
+		measure "s$n" "$ANONSIM" replay -q -s read-copy -n "$n" --stagger 0.01 "$boot"
 	done
 	measure sweep "$ANONSIM" density -q -s read-copy -m "$sweep_mem" --max 1000 "$boot"
 	measure sweep_replay "$ANONSIM" replay -q -s read-copy -m "$sweep_mem" -n "$sweep_n" "$boot"
@@ -115,6 +122,19 @@ gpages=$("$ANONSIM" trace stat "$boot" | awk '$1 == "memory:" { print $4 }')
 r=$(awk -v a="$m2" -v b="$m1" -v n="$((last - first))" -v p="$gpages" \
 	'BEGIN { printf "%.1f", (a - b) * 1024 / (n * p) }')
 echo "simulator bytes per guest page (resident growth N=$first..$last over $gpages pages each): $r  (target <= 16)  $(verdict "$r" "<=" 16)"
+
+echo "N instances of debian-boot-64M, read-copy, all at once (--stagger 0.01):"
+sfirst= slast=
+for n in $stagger_instances; do
+	eval "t=\$t_s$n; m=\$m_s$n"
+	printf '  N=%-5s %8.2f ms per instance  %8s KiB resident\n' "$n" \
+		"$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.2f", t / n / 1e6 }')" "$m"
+	[ -n "$sfirst" ] || sfirst=$n
+	slast=$n
+done
+eval "t1=\$t_s$sfirst; t2=\$t_s$slast"
+r=$(awk -v a="$t2" -v b="$t1" -v na="$slast" -v nb="$sfirst" 'BEGIN { printf "%.2f", (a / na) / (b / nb) }')
+echo "ms per instance at once, N=$slast / N=$sfirst: $r  (target <= 1.2)  $(verdict "$r" "<=" 1.2)"
 
 echo "the same N instances at once (--stagger 0.01), measured once:"
 for n in $first $last; do
