@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/span_tree.h"
+#include "util/util.h"
 #include "util/xalloc.h"
 
 void span_tree_init(struct span_tree *t)
@@ -21,31 +22,6 @@ void span_tree_destroy(struct span_tree *t)
 	free(t->n);
 	free(t->hits);
 	memset(t, 0, sizeof(*t));
-}
-
-/* Grow an array of @size-byte elements to hold @need; die_oom() when out of memory. */
-static void *grow(void *v, uint32_t *cap, uint32_t need, size_t size)
-{
-	uint32_t c = *cap ? *cap : 16;
-
-	while (c < need)
-		c *= 2;
-	if (c == *cap)
-		return v;
-	v = xrealloc(v, (size_t)c * size, "the index of mappings");
-	*cap = c;
-	return v;
-}
-
-/* xorshift32: deterministic priorities. */
-static uint32_t next_prio(struct span_tree *t)
-{
-	uint32_t x = t->seed;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return t->seed = x;
 }
 
 /* Split subtree @r into spans starting before @key (*l) and the others (*g). */
@@ -99,10 +75,10 @@ uint32_t span_tree_insert(struct span_tree *t, uint64_t start, uint64_t end,
 	if (x) {
 		t->free = t->n[x].left;
 	} else {
-		t->n = grow(t->n, &t->cap, t->used + 2, sizeof(*t->n));
+		t->n = xgrow(t->n, &t->cap, t->used + 2, sizeof(*t->n), "the index of mappings");
 		x = ++t->used;
 	}
-	t->n[x] = (struct span_node){ start, end, 0, 0, next_prio(t), value };
+	t->n[x] = (struct span_node){ start, end, 0, 0, xorshift32(&t->seed), value };
 	t->root = insert_at(t->n, t->root, x);
 	return x;
 }
@@ -141,8 +117,8 @@ static void collect(struct span_tree *t, uint32_t r, uint64_t lo, uint64_t hi)
 			r = x->left;
 		} else {
 			collect(t, x->left, lo, hi);
-			t->hits = grow(t->hits, &t->cap_hits, t->nr_hits + 1,
-				       sizeof(*t->hits));
+			t->hits = xgrow(t->hits, &t->cap_hits, t->nr_hits + 1,
+					sizeof(*t->hits), "the index of mappings");
 			t->hits[t->nr_hits++] = r;
 			r = x->right;
 		}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <zlib.h>
 
+#include "trace/seg_tree.h"
 #include "trace/trace.h"
 
 /* Limits, stated in traces/FORMAT.md. */
@@ -178,16 +179,11 @@ enum own_state {
 	OWN_READ_EARLY,		/* read into before the first mmap: not mapped there */
 };
 
-struct own_seg {
-	uint64_t start;			/* first page; the segment runs to the next */
-	enum own_state state;
-};
-
 struct trace_maps {
 	uint64_t base;			/* address of page 0: the first mmap's address - offset */
 	int based;
-	struct own_seg *seg;
-	size_t nr, cap;
+	struct seg_tree seg;		/* each page's own_state */
+	int have_seg;
 	/*
 	 * By kind, pages [lo, hi) where an event of that kind keeps the
 	 * rules and changes no state: reads in the largest run of pages

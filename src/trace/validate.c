@@ -191,76 +191,30 @@ void trace_maps_init(struct trace_maps *m)
 
 void trace_maps_free(struct trace_maps *m)
 {
-	free(m->seg);
+	seg_tree_destroy(&m->seg);
 	trace_maps_init(m);
-}
-
-/* The segment holding page @p (segments start at 0 and are sorted). */
-static size_t seg_of(const struct trace_maps *m, uint64_t p)
-{
-	size_t lo = 0, hi = m->nr;
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->seg[mid].start <= p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* A segment boundary at page @p: the index of the segment starting there. */
-static size_t seg_split(struct trace_maps *m, uint64_t p)
-{
-	size_t i = seg_of(m, p);
-
-	if (m->seg[i].start == p)
-		return i;
-	if (m->nr == m->cap) {
-		m->cap *= 2;
-		m->seg = xrealloc(m->seg, m->cap * sizeof(*m->seg),
-				  "the validator's map of mappings");
-	}
-	memmove(&m->seg[i + 2], &m->seg[i + 1], (m->nr - i - 1) * sizeof(*m->seg));
-	m->seg[i + 1] = (struct own_seg){ p, m->seg[i].state };
-	m->nr++;
-	return i + 1;
 }
 
 /*
  * Pages [lo, hi) become @to: all of them (@only_from == -1), or those in
  * state @only_from.  Neighbours of one state are merged again.
  */
-static void seg_set(struct trace_maps *m, const struct trace_rules *r, uint64_t lo,
-		    uint64_t hi, enum own_state to, int only_from)
+static void seg_set(struct trace_maps *m, uint64_t lo, uint64_t hi, enum own_state to,
+		    int only_from)
 {
-	size_t a, b, i, j;
-
-	if (lo >= hi)
-		return;
-	a = seg_split(m, lo);
-	b = hi < r->mem_pages ? seg_split(m, hi) : m->nr;
-	for (i = a; i < b; i++)
-		if (only_from < 0 || m->seg[i].state == (enum own_state)only_from)
-			m->seg[i].state = to;
-	for (i = j = 1; i < m->nr; i++)
-		if (m->seg[i].state != m->seg[j - 1].state)
-			m->seg[j++] = m->seg[i];
-	m->nr = j;
+	if (only_from < 0)
+		seg_tree_set(&m->seg, lo, hi, to);
+	else
+		seg_tree_set_from(&m->seg, lo, hi, (unsigned)only_from, to);
 }
 
 /* Whether a page of [lo, hi) is in state @s (@all: every page is). */
 static int seg_any(const struct trace_maps *m, uint64_t lo, uint64_t hi,
 		   enum own_state s, int all)
 {
-	size_t i;
+	unsigned states = seg_tree_states(&m->seg, lo, hi);
 
-	for (i = seg_of(m, lo); i < m->nr && m->seg[i].start < hi; i++)
-		if ((m->seg[i].state == s) != all)
-			return !all;
-	return all;
+	return all ? states == 1u << s : states >> s & 1;
 }
 
 /* The pages whose own address [addr, addr + len) covers: [*lo, *hi). */
@@ -319,7 +273,7 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 	case EV_READ:
 		n = (ev->length + r->page_mask) >> r->page_shift;
 		if (!m->based) {
-			seg_set(m, r, ev->page, ev->page + n, OWN_READ_EARLY, -1);
+			seg_set(m, ev->page, ev->page + n, OWN_READ_EARLY, -1);
 			break;
 		}
 		if (!seg_any(m, ev->page, ev->page + n, OWN_MAPPED, 1))
@@ -330,7 +284,7 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 	case EV_FREE:
 	case EV_DISCARD:
 		if (!m->based) {	/* what a read put there goes */
-			seg_set(m, r, ev->page, ev->page + ev->count, OWN_NEVER, OWN_READ_EARLY);
+			seg_set(m, ev->page, ev->page + ev->count, OWN_NEVER, OWN_READ_EARLY);
 			break;
 		}
 		if (seg_any(m, ev->page, ev->page + ev->count, OWN_UNMAPPED, 0))
@@ -348,14 +302,14 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 		}
 		if (m->based && ev->addr - ev->offset == m->base) {
 			lo = ev->offset >> r->page_shift;
-			seg_set(m, r, lo, lo + (ev->length >> r->page_shift), OWN_MAPPED, -1);
+			seg_set(m, lo, lo + (ev->length >> r->page_shift), OWN_MAPPED, -1);
 			break;
 		}
 		/* a mapping elsewhere replaces what it covers, as munmap would */
 		/* fall through */
 	case EV_MUNMAP:
 		own_pages(m, r, ev->addr, ev->length, &lo, &hi);
-		seg_set(m, r, lo, hi, OWN_UNMAPPED, OWN_MAPPED);
+		seg_set(m, lo, hi, OWN_UNMAPPED, OWN_MAPPED);
 		break;
 	default:
 		return 0;
@@ -363,46 +317,27 @@ static int maps_event(struct trace_maps *m, const struct trace_rules *r,
 	return 0;
 }
 
-/* The end of segment @i. */
-static uint64_t seg_end(const struct trace_maps *m, const struct trace_rules *r, size_t i)
-{
-	return i + 1 < m->nr ? m->seg[i + 1].start : r->mem_pages;
-}
-
 /* The windows of trace_maps (lo, hi), after the segments changed. */
-static void set_windows(struct trace_maps *m, const struct trace_rules *r)
+static void set_windows(struct trace_maps *m)
 {
-	uint64_t best[2][2] = { { 0, 0 }, { 0, 0 } };	/* reads, touches and frees */
-	uint64_t run = 0;
-	size_t i;
+	const struct seg_sum *sum = seg_tree_sum(&m->seg);
+	/* reads, touches and frees; (0, 0) when there is none */
+	struct seg_span best[2] = { { 0, 0 }, { 0, 0 } };
 	int k;
 
+	if (m->based && sum->longest.e > sum->longest.s)
+		best[0] = sum->longest;
+	if (m->based && sum->run.e > sum->run.s)
+		best[1] = sum->run;
+	/* before the first mmap every read, touch, free and discard changes the state */
 	for (k = 0; k < EV_NR_KINDS; k++) {
 		m->lo[k] = 0;
 		m->hi[k] = UINT64_MAX;
 	}
-	for (i = 0; m->based && i < m->nr; i++) {
-		enum own_state s = m->seg[i].state;
-		uint64_t start = m->seg[i].start, end = seg_end(m, r, i);
-
-		if (s == OWN_MAPPED && end - start > best[0][1] - best[0][0]) {
-			best[0][0] = start;
-			best[0][1] = end;
-		}
-		if (s != OWN_MAPPED && s != OWN_NEVER)
-			continue;
-		if (!i || (m->seg[i - 1].state != OWN_MAPPED && m->seg[i - 1].state != OWN_NEVER))
-			run = start;	/* a run of segments either way starts here */
-		if (end - run > best[1][1] - best[1][0]) {
-			best[1][0] = run;
-			best[1][1] = end;
-		}
-	}
-	/* before the first mmap every read, touch, free and discard changes the state */
-	m->lo[EV_READ] = best[0][0];
-	m->hi[EV_READ] = best[0][1];
-	m->lo[EV_TOUCH] = m->lo[EV_FREE] = m->lo[EV_DISCARD] = best[1][0];
-	m->hi[EV_TOUCH] = m->hi[EV_FREE] = m->hi[EV_DISCARD] = best[1][1];
+	m->lo[EV_READ] = best[0].s;
+	m->hi[EV_READ] = best[0].e;
+	m->lo[EV_TOUCH] = m->lo[EV_FREE] = m->lo[EV_DISCARD] = best[1].s;
+	m->hi[EV_TOUCH] = m->hi[EV_FREE] = m->hi[EV_DISCARD] = best[1].e;
 	m->lo[EV_MMAP] = m->lo[EV_MAPDUP] = m->lo[EV_MUNMAP] = UINT64_MAX;
 	m->hi[EV_MMAP] = m->hi[EV_MAPDUP] = m->hi[EV_MUNMAP] = 0;
 	/* a request, and any event while one is open, is looked at */
@@ -437,12 +372,12 @@ size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 {
 	size_t i;
 
-	if (!m->seg) {
-		m->seg = xmalloc(8 * sizeof(*m->seg), "the validator's map of mappings");
-		m->cap = 8;
-		m->nr = 1;
-		m->seg[0] = (struct own_seg){ 0, OWN_NEVER };
-		set_windows(m, r);
+	if (!m->have_seg) {
+		/* the longest segment mapped, the longest run mapped or never */
+		seg_tree_init(&m->seg, r->mem_pages, OWN_NEVER, OWN_MAPPED,
+			      1u << OWN_MAPPED | 1u << OWN_NEVER);
+		m->have_seg = 1;
+		set_windows(m);
 	}
 	for (i = 0; i < n; i++) {
 		const struct trace_event *e = &ev[i];
@@ -465,7 +400,7 @@ size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 		}
 		if (e->kind == EV_REQUEST)
 			m->req_index = m->applied + i;
-		set_windows(m, r);
+		set_windows(m);
 	}
 	m->applied += n;
 	return n;

@@ -162,3 +162,13 @@ int utf8_valid(const char *s)
 			return 0;
 	return 1;
 }
+
+uint32_t xorshift32(uint32_t *s)
+{
+	uint32_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}

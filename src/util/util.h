@@ -69,4 +69,7 @@ unsigned online_cpus(void);
 /* Microseconds on the monotonic clock (from an arbitrary start). */
 uint64_t monotonic_us(void);
 
+/* xorshift32: the next of a deterministic sequence (never 0 from a nonzero *@s). */
+uint32_t xorshift32(uint32_t *s);
+
 #endif

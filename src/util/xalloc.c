@@ -66,6 +66,19 @@ void *xrealloc(void *p, size_t size, const char *what)
 	return q;
 }
 
+void *xgrow(void *v, uint32_t *cap, uint32_t need, size_t size, const char *what)
+{
+	uint32_t c = *cap ? *cap : 16;
+
+	while (c < need)
+		c *= 2;
+	if (c == *cap)
+		return v;
+	v = xrealloc(v, (size_t)c * size, what);
+	*cap = c;
+	return v;
+}
+
 char *xstrdup(const char *s, const char *what)
 {
 	char *p = strdup(s);

@@ -17,6 +17,7 @@
 #define ANONSIM_XALLOC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The trace the calling thread works on now (NULL: none); kept by pointer. */
 void xalloc_trace(const char *trace);
@@ -29,5 +30,11 @@ void *xmalloc(size_t size, const char *what);
 void *xcalloc(size_t n, size_t size, const char *what);
 void *xrealloc(void *p, size_t size, const char *what);
 char *xstrdup(const char *s, const char *what);
+
+/*
+ * Array @v of @size-byte elements, *@cap of them, grown by doubling (from
+ * 16) to hold @need: amortized O(1) a push.
+ */
+void *xgrow(void *v, uint32_t *cap, uint32_t need, size_t size, const char *what);
 
 #endif

@@ -4,7 +4,8 @@
  * traces that span many read-ahead chunks come back event for event in
  * all four forms, with the read-ahead thread and without it, a gzip stream cut off chunks in fails at the right
  * place, and the binary decoder's per-kind rule parameters accept exactly
- * what trace_validate_event accepts.
+ * what trace_validate_event accepts; the map of mappings gives the
+ * page-by-page verdicts.
  */
 #include <config.h>
 
@@ -493,6 +494,146 @@ START_TEST(binary_rules_match_validator)
 END_TEST
 
 /*
+ * The map of mappings (validate.c) against the rules of FORMAT.md,
+ * Mappings, stated page by page: 96 pages, one-page to 8-page reads,
+ * touches, frees, mappings at and away from their own address and
+ * munmaps in random order split segments, merge them and split them
+ * again; each event's verdict must be the page-by-page one.  Events are
+ * given one at a time, so a refused one changes nothing and the next
+ * goes on from the same state.  _i chooses how many events come before
+ * the first mapping (40, 80 or 120: reads into memory not yet mapped).
+ */
+enum { P_NEVER, P_MAPPED, P_UNMAPPED, P_EARLY };
+#define MAP_PAGES 96
+#define MAP_BASE 0x60000000ULL
+
+/* Whether a page of [lo, hi) is in @s (@all: every page is). */
+static int pages_any(const unsigned char *st, uint64_t lo, uint64_t hi, int s, int all)
+{
+	for (; lo < hi; lo++)
+		if ((st[lo] == s) != all)
+			return !all;
+	return all;
+}
+
+static void pages_set(unsigned char *st, uint64_t lo, uint64_t hi, int to, int from)
+{
+	for (; lo < hi && lo < MAP_PAGES; lo++)
+		if (from < 0 || st[lo] == from)
+			st[lo] = to;
+}
+
+/* The verdict page by page: 0, or 1 (unmapped) or 2 (read early) or 3 (read not mapped). */
+static int pages_rule(unsigned char *st, int *based, const struct trace_event *ev)
+{
+	uint64_t n = ev->count + (ev->length >> 12), a, e;
+
+	switch (ev->kind) {
+	case EV_READ:
+		if (!*based) {
+			pages_set(st, ev->page, ev->page + n, P_EARLY, -1);
+			return 0;
+		}
+		return pages_any(st, ev->page, ev->page + n, P_MAPPED, 1) ? 0 : 3;
+	case EV_TOUCH:
+	case EV_FREE:
+		if (!*based) {
+			pages_set(st, ev->page, ev->page + n, P_NEVER, P_EARLY);
+			return 0;
+		}
+		if (pages_any(st, ev->page, ev->page + n, P_UNMAPPED, 0))
+			return 1;
+		return pages_any(st, ev->page, ev->page + n, P_EARLY, 0) ? 2 : 0;
+	default:
+		if (ev->kind == EV_MMAP && !*based)
+			*based = ev->addr - ev->offset == MAP_BASE;
+		if (ev->kind == EV_MMAP && ev->addr - ev->offset == MAP_BASE) {
+			pages_set(st, ev->offset >> 12, (ev->offset + ev->length) >> 12, P_MAPPED, -1);
+			return 0;
+		}
+		/* a mapping elsewhere takes over the own addresses it covers */
+		a = (ev->addr - MAP_BASE) >> 12;
+		e = a + (ev->length >> 12);
+		if (*based)
+			pages_set(st, a, e, P_UNMAPPED, P_MAPPED);
+		return 0;
+	}
+}
+
+START_TEST(mapping_segments)
+{
+	static const char *const why[] = {
+		NULL, "include a page whose own address was unmapped",
+		"include a page read into before the first mmap",
+		"are not all mapped at their own address",
+	};
+	static const uint64_t counts[3][4] = {	/* ok, unmapped, read early, not mapped */
+		{ 13392, 1662, 10, 4936 }, { 13467, 1595, 14, 4924 }, { 13467, 1624, 9, 4900 },
+	};
+	unsigned char st[MAP_PAGES] = { 0 };
+	struct trace_header h;
+	struct trace_rules rules;
+	struct trace_maps maps;
+	struct trace_event ev;
+	uint64_t seed = 7 + _i, i, r, p, n, refused[4] = { 0 };
+	char err[512];
+	int based = 0, want;
+
+	sample_header(&h);
+	h.memory = MAP_PAGES << 12;
+	trace_rules_init(&rules, &h);
+	trace_maps_init(&maps);
+	for (i = 0; i < 20000; i++) {
+		r = next_random(&seed);
+		p = r % MAP_PAGES;
+		n = 1 + (r >> 8) % 8;
+		if (p + n > MAP_PAGES)
+			n = MAP_PAGES - p;
+		memset(&ev, 0, sizeof(ev));
+		ev.time_us = i;
+		switch (i < 40 * (uint64_t)(_i + 1) || i % 3000 == 0 ? 0 : (r >> 16) % 10) {
+		case 0: case 1: case 2:
+			ev.kind = EV_READ;
+			ev.length = n << 12;
+			ev.page = p;
+			break;
+		case 3:
+			ev.kind = (r >> 20) & 1 ? EV_TOUCH : EV_FREE;
+			ev.page = p;
+			ev.count = n;
+			break;
+		case 4: case 5: case 6:	/* at its own address, or (1 in 4) another's */
+			ev.kind = EV_MMAP;
+			ev.addr = MAP_BASE + (p << 12);
+			ev.offset = (r >> 24) & 3 ? p << 12 : ((p + 1) % (MAP_PAGES - 8)) << 12;
+			ev.length = n << 12;
+			break;
+		default:
+			ev.kind = EV_MUNMAP;
+			ev.addr = MAP_BASE + (p << 12);
+			ev.length = n << 12;
+			break;
+		}
+		if (i == 40 * (uint64_t)(_i + 1) && !based) {	/* the first mapping: page 0's own address */
+			ev.kind = EV_MMAP;
+			ev.addr = MAP_BASE + (p << 12);
+			ev.offset = p << 12;
+		}
+		want = pages_rule(st, &based, &ev);
+		err[0] = '\0';
+		ck_assert_uint_eq(trace_maps_apply(&maps, &rules, &ev, 1, err, sizeof(err)), !want);
+		ck_assert_msg(!want || strstr(err, why[want]), "event %llu: %s", (unsigned long long)i, err);
+		refused[want]++;
+	}
+	/* each verdict came many times: every path of the map was taken */
+	/* how often each verdict came, as the rules page by page give them */
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(refused[i], counts[_i][i]);
+	trace_maps_free(&maps);
+}
+END_TEST
+
+/*
  * A time near the latest a trace may hold (TRACE_TIME_MAX, 2^63 - 1), then
  * narrow deltas: the decoder tests each record's time there, and reports
  * the one past it.  Record 0 (wide delta) sets the time to TRACE_TIME_MAX -
@@ -553,6 +694,7 @@ static Suite *trace_decode_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, many_chunks, 0, 8);
+	tcase_add_loop_test(tc, mapping_segments, 0, 3);
 	tcase_add_loop_test(tc, progress_through_file, 0, 8);
 	tcase_add_test(tc, slow_consumer);
 	tcase_add_test(tc, runs_of_events);
