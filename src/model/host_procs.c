@@ -32,6 +32,8 @@ static void hanon_drop(struct instance *in, uint64_t k)
 	if (hp->slot) {
 		host_swap_free(h, hp->slot);
 	} else {
+		if (hp->active)
+			h->active_anon--;
 		h->host_anon--;
 		host_release(h, CAT_OVERHEAD, 1);
 	}
@@ -109,11 +111,19 @@ bool inst_hanon_swap_out(struct instance *in, uint64_t k)
 	return true;
 }
 
-bool inst_hanon_referenced(struct instance *in, uint64_t k)
+enum anon_ref inst_hanon_check_references(struct instance *in, uint64_t k)
 {
 	struct host_anon_page *hp = &in->hanon[k];
-	bool young = hp->young;
+	enum anon_ref r = anon_references(hp->young, hp->referenced);
 
+	hp->referenced = hp->young;
 	hp->young = 0;
-	return young;
+	hp->active = r == ANON_ACTIVATE;
+	return r;
+}
+
+void inst_hanon_deactivate(struct instance *in, uint64_t k)
+{
+	in->hanon[k].young = 0;
+	in->hanon[k].active = 0;
 }
