@@ -257,9 +257,10 @@ if [ -n "$resume" ] && [ -f "$out/recording.trace.gz" ]; then
 	echo "qemu_validate: resuming: the recording kept in $out" >&2
 	gzip -dc "$out/recording.trace.gz" >"$w/rec.trace" || die "cannot read $out/recording.trace.gz"
 	# the guests measured now must boot as the recorded one did
-	kept=with
+	kept=with want=with
 	grep -q '^note qemu: .* -append .*nokaslr' "$w/rec.trace" && kept=without
-	[ "$kept" = "${kaslr:+without}${kaslr:-with}" ] ||
+	[ -z "$kaslr" ] || want=without
+	[ "$kept" = "$want" ] ||
 		bad "--resume: the recording in $out was made $kept --kaslr; resume it the same way"
 else
 	echo "qemu_validate: recording the guest under writeback ($accel)" >&2
