@@ -186,7 +186,7 @@ void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
 			struct lru_entry *e = &q->v[i];
 			const uint32_t *cur = NULL;
 
-			if (l != LRU_TMPFS && l != LRU_ANON_ACTIVE)
+			if (l != LRU_TMPFS)
 				cur = pc_lru_genp(h->caches[e->owner], e->page);
 			else
 				cur = owner_lru_gen(h, e->owner, e->page);
@@ -214,7 +214,7 @@ static struct lru_entry *lru_head(struct host *h, enum lru_list l)
 	while (q->head < q->tail) {
 		struct lru_entry *e = &q->v[q->head];
 
-		if (l == LRU_TMPFS || l == LRU_ANON_ACTIVE) {
+		if (l == LRU_TMPFS) {
 			const uint32_t *cur = owner_lru_gen(h, e->owner, e->page);
 
 			if (cur && *cur == e->gen)
@@ -336,18 +336,16 @@ void host_swapcache_forget(struct host *h, uint32_t owner)
 }
 
 /*
- * modern: look at the oldest inactive anonymous page.  A written one whose
+ * modern: look at the oldest anonymous page.  A written one whose
  * writeback has ended is freed (its shadow ages the workingset, as
  * __remove_mapping() -> workingset_eviction() does).  One used since
  * reclaim last looked (its pte young, as every page is after its first
- * fault) goes round again, or to the active list if it was used before
- * that too (folio_check_references()); any other is written to swap.
- * Returns 2 freed, 1 written, 0 rotated or activated, -1 none.
+ * fault) goes round again; any other is written to swap.  Returns
+ * 2 freed, 1 written, 0 rotated, -1 none.
  */
 static int scan_anon(struct host *h)
 {
 	struct lru_entry *e;
-	enum anon_ref ref;
 
 	if (h->wb_done) {
 		swapcache_del(h, 0);
@@ -359,14 +357,8 @@ static int scan_anon(struct host *h)
 		const struct tmpfs_owner *o = &h->owners[v.owner];
 
 		h->lru[LRU_TMPFS].head++;
-		ref = o->ops->check_references(o->priv, v.page);
-		if (ref == ANON_ACTIVATE) {
-			host_lru_add(h, LRU_ANON_ACTIVE, v.owner, v.page,
-				     o->ops->lru_gen(o->priv, v.page));
-			h->active_anon++;
-			return 0;
-		}
-		if (ref == ANON_KEEP || (h->nofs && o->ops->is_tmpfs(o->priv, v.page))) {
+		if (o->ops->referenced(o->priv, v.page) ||
+		    (h->nofs && o->ops->is_tmpfs(o->priv, v.page))) {
 			host_lru_add(h, LRU_TMPFS, v.owner, v.page,
 				     o->ops->lru_gen(o->priv, v.page));
 			return 0;
@@ -411,15 +403,10 @@ static bool reclaim_24(struct host *h)
  * otherwise tmpfs (anon, swap-backed) and file lists are scanned in the
  * proportion get_scan_count() takes from swappiness 60 and the cost of
  * reclaiming each kind: swap-outs and rotations for anon, refaults of
- * pages that had been active for file.  Anonymous pages (tmpfs and the
- * host processes') have their two lists too: a page used since reclaim
- * last looked goes round once more, and if it was used before that look
- * too, to the active anon list, which is aged (its pages deactivated,
- * their young ptes cleared) only while it outgrows the inactive one; one
- * reclaim may not write (a readahead's, memalloc_nofs_save()) goes round
- * too; a written one stays in the swap cache until its writeback ends.
- * Anonymous refaults (a swap-in's shadow) do not activate: the model
- * keeps no shadows of swapped pages.  The kernel's counters of
+ * pages that had been active for file.  A tmpfs page used since reclaim
+ * last looked goes round once more; one reclaim may not write (a
+ * readahead's, memalloc_nofs_save()) goes round too; a written one stays
+ * in the swap cache until its writeback ends.  The kernel's counters of
  * these events, measured on Linux 6.18 beside the model's, are in the
  * README ("Under pressure").
  */
@@ -477,7 +464,6 @@ static void stats_flush(struct host *h)
 	h->stats.inactive_file = inactive_file(h);
 	h->stats.active_file = h->active_file;
 	h->stats.anon = h->pages[CAT_TMPFS] + h->host_anon;
-	h->stats.active_anon = h->active_anon;
 	h->stats.refault_activations = h->refault_activations;
 }
 
@@ -518,34 +504,6 @@ static bool inactive_file_is_low(const struct host *h)
 		while ((ratio + 1) * (ratio + 1) <= 10 * gb)
 			ratio++;
 	return inactive * ratio < active;
-}
-
-/* inactive_is_low() for the anon lists, on the statistics of the last flush */
-static bool inactive_anon_is_low(const struct host *h)
-{
-	uint64_t active = h->stats.active_anon, inactive = h->stats.anon - active;
-	uint64_t gb = h->stats.anon >> 18, ratio = 1;
-
-	if (gb)
-		while ((ratio + 1) * (ratio + 1) <= 10 * gb)
-			ratio++;
-	return inactive * ratio < active;
-}
-
-/* shrink_active_list() on anon pages: @nr go inactive, their young ptes cleared */
-static void deactivate_anon(struct host *h, uint64_t nr)
-{
-	struct lru_entry *e;
-
-	while (nr-- && (e = lru_head(h, LRU_ANON_ACTIVE))) {
-		struct lru_entry v = *e;
-		const struct tmpfs_owner *o = &h->owners[v.owner];
-
-		h->lru[LRU_ANON_ACTIVE].head++;
-		o->ops->deactivate(o->priv, v.page);
-		h->active_anon--;
-		host_lru_add(h, LRU_TMPFS, v.owner, v.page, o->ops->lru_gen(o->priv, v.page));
-	}
 }
 
 /*
@@ -634,67 +592,57 @@ static uint64_t shrink_inactive(struct host *h, bool file, uint64_t nr)
 	return freed;
 }
 
-/* The lists in the kernel's order (for_each_evictable_lru()) */
-enum { IA, AA, IF, AF, NR_LISTS };
-
 /*
  * shrink_lruvec(): scan the lists in turn, 32 pages at a time.  Once
  * enough is reclaimed, a memory cgroup's reclaim stops the kind with less
  * left to scan and scans the other to the share of its target the first
  * has reached, so both are scanned in the proportion get_scan_count() set.
- * At the end the active anon list is aged while it outgrows the inactive
- * one, whatever was scanned.
+ * @nr: inactive anon, inactive file, active file.
  */
-static void shrink_lruvec(struct host *h, uint64_t nr[NR_LISTS], uint64_t nr_to_reclaim,
-			  uint64_t *reclaimed, bool can_swap)
+static void shrink_lruvec(struct host *h, uint64_t nr[3], uint64_t nr_to_reclaim,
+			  uint64_t *reclaimed)
 {
-	uint64_t targets[NR_LISTS];
+	uint64_t targets[3] = { nr[0], nr[1], nr[2] };
 	bool adjusted = false;
 	int i;
 
-	memcpy(targets, nr, sizeof(targets));
-	while (nr[IA] || nr[AA] || nr[IF] || nr[AF]) {
+	while (nr[0] || nr[1] || nr[2]) {
 		uint64_t nr_file, nr_anon, pct, done;
-		int keep, stop;
 
-		for (i = 0; i < NR_LISTS; i++) {
+		for (i = 0; i < 3; i++) {
 			uint64_t n = nr[i] < SWAP_CLUSTER_MAX ? nr[i] : SWAP_CLUSTER_MAX;
 
 			nr[i] -= n;
 			if (!n)
 				continue;
-			if (i == AF)
+			if (i == 2)
 				deactivate_file(h, n);
-			else if (i == AA)
-				deactivate_anon(h, n);
 			else
-				*reclaimed += shrink_inactive(h, i == IF, n);
+				*reclaimed += shrink_inactive(h, i == 1, n);
 		}
 		if (*reclaimed < nr_to_reclaim || adjusted)
 			continue;
-		nr_file = nr[IF] + nr[AF];
-		nr_anon = nr[IA] + nr[AA];
+		nr_file = nr[1] + nr[2];
+		nr_anon = nr[0];
 		if (!nr_file || !nr_anon)
 			break;
 		if (nr_file > nr_anon) {
-			pct = nr_anon * 100 / (targets[IA] + targets[AA] + 1);
-			stop = IA;
-			keep = IF;
+			pct = nr_anon * 100 / (targets[0] + 1);
+			nr[0] = 0;
+			for (i = 1; i < 3; i++) {
+				done = targets[i] - nr[i];
+				nr[i] = targets[i] * (100 - pct) / 100;
+				nr[i] -= nr[i] < done ? nr[i] : done;
+			}
 		} else {
-			pct = nr_file * 100 / (targets[IF] + targets[AF] + 1);
-			stop = IF;
-			keep = IA;
-		}
-		nr[stop] = nr[stop + 1] = 0;
-		for (i = keep; i < keep + 2; i++) {
-			done = targets[i] - nr[i];
-			nr[i] = targets[i] * (100 - pct) / 100;
-			nr[i] -= nr[i] < done ? nr[i] : done;
+			pct = nr_file * 100 / (targets[1] + targets[2] + 1);
+			nr[1] = nr[2] = 0;
+			done = targets[0] - nr[0];
+			nr[0] = targets[0] * (100 - pct) / 100;
+			nr[0] -= nr[0] < done ? nr[0] : done;
 		}
 		adjusted = true;
 	}
-	if (can_swap && inactive_anon_is_low(h))
-		deactivate_anon(h, SWAP_CLUSTER_MAX);
 }
 
 enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_FILE };	/* no SCAN_ANON: swappiness is 60 */
@@ -705,7 +653,7 @@ enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_FILE };	/* no SCAN_ANON: swappi
  */
 static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 {
-	uint64_t reclaimed = 0, deactivated = h->active_file + h->active_anon;
+	uint64_t reclaimed = 0, deactivated = h->active_file;
 	bool force = false, skipped;
 	size_t wb;
 	int prio;
@@ -721,13 +669,11 @@ retry:
 		uint64_t anon = h->pages[CAT_TMPFS] + h->host_anon;
 		bool can_swap = h->swap_used < h->swap_pages && anon;
 		/* file refaults since the last reclaim: a new workingset forms */
-		bool deact_file = force || inactive_file_is_low(h) ||
-				  h->stats.refault_activations != h->refaults_snapshot;
-		bool deact_anon = force || inactive_anon_is_low(h);
-		uint64_t size[NR_LISTS] = { can_swap ? anon - h->active_anon : 0,
-					    can_swap ? h->active_anon : 0,
-					    inactive_file(h), h->active_file };
-		uint64_t nr[NR_LISTS], fraction[2] = { 0, 1 }, denominator = 1;
+		bool deact = force || inactive_file_is_low(h) ||
+			     h->stats.refault_activations != h->refaults_snapshot;
+		uint64_t size[3] = { can_swap ? anon : 0,
+				     inactive_file(h), h->active_file };
+		uint64_t nr[3], fraction[2] = { 0, 1 }, denominator = 1;
 		enum scan_balance sb;
 		int i;
 
@@ -735,7 +681,7 @@ retry:
 			sb = SCAN_FILE;
 		else if (!prio)
 			sb = SCAN_EQUAL;
-		else if ((h->stats.inactive_file >> prio) && !deact_file)
+		else if ((h->stats.inactive_file >> prio) && !deact)
 			sb = SCAN_FILE;		/* cache_trim_mode, on the statistics */
 		else {
 			uint64_t total = h->anon_cost + h->file_cost;
@@ -747,9 +693,9 @@ retry:
 			denominator = fraction[0] + fraction[1];
 			sb = SCAN_FRACT;
 		}
-		for (i = 0; i < NR_LISTS; i++) {
+		for (i = 0; i < 3; i++) {
 			uint64_t scan = size[i] >> prio;
-			bool file = i >= IF;
+			bool file = i > 0;
 
 			if (sb == SCAN_FRACT)
 				scan = scan * fraction[file] / denominator;
@@ -757,19 +703,14 @@ retry:
 				scan = 0;
 			nr[i] = scan;
 		}
-		/* shrink_list(): an active list left alone */
-		if (!deact_file && nr[AF]) {
-			nr[AF] = 0;
+		if (!deact && nr[2]) {
+			nr[2] = 0;	/* shrink_list(): active file left alone */
 			skipped = true;
 		}
-		if (!deact_anon && nr[AA]) {
-			nr[AA] = 0;
-			skipped = true;
-		}
-		shrink_lruvec(h, nr, nr_to_reclaim, &reclaimed, can_swap);
+		shrink_lruvec(h, nr, nr_to_reclaim, &reclaimed);
 	}
 	/*
-	 * do_try_to_free_pages(): nothing reclaimed, and an active list
+	 * do_try_to_free_pages(): nothing reclaimed, and the active list
 	 * was left alone on statistics that may be old: again, deactivating
 	 */
 	if (!reclaimed && skipped && !force) {
@@ -777,10 +718,9 @@ retry:
 		goto retry;
 	}
 	h->refaults_snapshot = h->stats.refault_activations;	/* snapshot_refaults() */
-	/* pages moved to the inactive lists, or written to swap, are
+	/* pages moved to the inactive list, or written to swap, are
 	 * reclaimed on the next call */
-	return reclaimed > 0 || h->active_file + h->active_anon < deactivated ||
-	       h->wb_nr > wb;
+	return reclaimed > 0 || h->active_file < deactivated || h->wb_nr > wb;
 }
 
 /*

@@ -4,9 +4,8 @@
  * caches of backing files, and reclaim when demand exceeds memory.
  *
  * Reclaim picks victims from LRU queues: clean unmapped page cache, clean
- * mapped file pages, tmpfs pages, and (`modern`) active page cache and
- * active tmpfs pages: the first two are then the kernel's inactive file
- * list.  Queues hold (owner, page, gen)
+ * mapped file pages, tmpfs pages, and (`modern`) active page cache: the
+ * first two are then the kernel's inactive file list.  Queues hold (owner, page, gen)
  * entries; a page remembers the gen of its newest entry, so moving or
  * refreshing a page just pushes a new entry and the old one is skipped
  * when it reaches the head.  Gens grow with time, so a smaller gen is older.
@@ -53,24 +52,8 @@ const struct shmem_geom *shmem_geom_find(const char *name);
 /* The geometries' names, "x86_64 or i386", in @buf (cut to @len). */
 char *shmem_geom_names(char *buf, size_t len);
 
-/*
- * LRU_TMPFS: every swap-backed page, tmpfs and host processes' anonymous,
- * on the inactive anon list; LRU_ANON_ACTIVE (`modern`): the active one
- */
-enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_ACTIVE, LRU_ANON_ACTIVE, LRU_NR };
-
-/* folio_check_references() of a swap-backed page */
-enum anon_ref { ANON_RECLAIM, ANON_KEEP, ANON_ACTIVATE };
-
-/*
- * The verdict on a page found @young (its pte, then cleared) and
- * @referenced (PG_referenced, then set to @young): one use since reclaim
- * last looked spares it, a use before that too activates it.
- */
-static inline enum anon_ref anon_references(bool young, bool referenced)
-{
-	return !young ? ANON_RECLAIM : referenced ? ANON_ACTIVATE : ANON_KEEP;
-}
+/* LRU_TMPFS: every swap-backed page, tmpfs and host processes' anonymous */
+enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_ACTIVE, LRU_NR };
 
 struct lru_entry {
 	uint32_t owner;		/* pagecache id, or instance id for LRU_TMPFS */
@@ -94,14 +77,8 @@ struct tmpfs_owner_ops {
 	uint32_t *(*lru_gen)(void *owner, uint32_t page);
 	/* swap @page out (reclaim); false if it cannot */
 	bool (*swap_out)(void *owner, uint32_t page);
-	/*
-	 * folio_check_references(): its young pte cleared, used since
-	 * reclaim last looked and once before (PG_referenced): activate;
-	 * used since: keep (PG_referenced set); else reclaim
-	 */
-	enum anon_ref (*check_references)(void *owner, uint32_t page);
-	/* shrink_active_list(): off the active list, its young pte cleared */
-	void (*deactivate)(void *owner, uint32_t page);
+	/* whether @page was used since the last call (folio_referenced()) */
+	bool (*referenced)(void *owner, uint32_t page);
 	/*
 	 * whether @page is a tmpfs page (else a host process's anonymous
 	 * one): writing it out takes a reclaim that may enter the
@@ -152,7 +129,6 @@ struct host {
 
 	/* `modern` : the kernel's LRU balance, mm/vmscan.c */
 	uint64_t active_file;		/* pages on LRU_ACTIVE */
-	uint64_t active_anon;		/* pages on LRU_ANON_ACTIVE */
 	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
 	/*
 	 * mm/workingset.c: the evictions and activations so far
@@ -182,7 +158,7 @@ struct host {
 	 */
 	struct {
 		int64_t at_us;		/* the last flush; -1: none yet */
-		uint64_t inactive_file, active_file, anon, active_anon;
+		uint64_t inactive_file, active_file, anon;
 		uint64_t refault_activations;
 	} stats;
 
@@ -337,9 +313,7 @@ void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
  */
 static inline bool host_lru_kept(const struct host *h, enum lru_list l)
 {
-	bool anon = l == LRU_TMPFS || l == LRU_ANON_ACTIVE;
-
-	return h->mem_pages && (!anon || h->swap_pages);
+	return h->mem_pages && (l != LRU_TMPFS || h->swap_pages);
 }
 
 /* Swap slots: 0 when the device is full. */

@@ -32,8 +32,6 @@ static void hanon_drop(struct instance *in, uint64_t k)
 	if (hp->slot) {
 		host_swap_free(h, hp->slot);
 	} else {
-		if (hp->active)
-			h->active_anon--;
 		h->host_anon--;
 		host_release(h, CAT_OVERHEAD, 1);
 	}
@@ -111,19 +109,11 @@ bool inst_hanon_swap_out(struct instance *in, uint64_t k)
 	return true;
 }
 
-enum anon_ref inst_hanon_check_references(struct instance *in, uint64_t k)
+bool inst_hanon_referenced(struct instance *in, uint64_t k)
 {
 	struct host_anon_page *hp = &in->hanon[k];
-	enum anon_ref r = anon_references(hp->young, hp->referenced);
+	bool young = hp->young;
 
-	hp->referenced = hp->young;
 	hp->young = 0;
-	hp->active = r == ANON_ACTIVATE;
-	return r;
-}
-
-void inst_hanon_deactivate(struct instance *in, uint64_t k)
-{
-	in->hanon[k].young = 0;
-	in->hanon[k].active = 0;
+	return young;
 }

@@ -67,9 +67,6 @@ static bool pops_remove_page(void *priv, unsigned long idx)
 		in->find.freed_while_mapped++;
 	pg->tmpfs = TMPFS_NONE;
 	pg->lru_gen = 0;
-	if (pg->active)
-		in->host->active_anon--;
-	pg->active = pg->referenced = 0;
 	in->resident--;
 	host_release(in->host, CAT_TMPFS, 1);
 	return true;
@@ -343,7 +340,6 @@ static bool instance_swap_out(struct instance *in, uint64_t p)
 	}
 	pg->tmpfs = TMPFS_SWAPPED;
 	pg->lru_gen = 0;
-	pg->referenced = 0;
 	in->resident--;
 	in->swapped++;
 	host_release(h, CAT_TMPFS, 1);
@@ -377,34 +373,19 @@ static bool tops_swap_out(void *owner, uint32_t page)
 	return instance_swap_out(in, page);
 }
 
-static enum anon_ref tops_check_references(void *owner, uint32_t page)
+static bool tops_referenced(void *owner, uint32_t page)
 {
 	struct instance *in = owner;
 	struct ppage *pg;
-	enum anon_ref r;
+	bool young;
 
 	if (page >= in->npages)
-		return inst_hanon_check_references(in, page - in->npages);
+		return inst_hanon_referenced(in, page - in->npages);
 	pg = inst_page(in, page);
-	r = anon_references(pg->young, pg->referenced);
-	pg->referenced = pg->young;
-	pg->young = 0;
-	pg->active = r == ANON_ACTIVATE;
-	return r;
-}
+	young = pg->young;
 
-static void tops_deactivate(void *owner, uint32_t page)
-{
-	struct instance *in = owner;
-	struct ppage *pg;
-
-	if (page >= in->npages) {
-		inst_hanon_deactivate(in, page - in->npages);
-		return;
-	}
-	pg = inst_page(in, page);
 	pg->young = 0;
-	pg->active = 0;
+	return young;
 }
 
 static bool tops_is_tmpfs(void *owner, uint32_t page)
@@ -417,8 +398,7 @@ static bool tops_is_tmpfs(void *owner, uint32_t page)
 static const struct tmpfs_owner_ops inst_tmpfs_ops = {
 	.lru_gen = tops_lru_gen,
 	.swap_out = tops_swap_out,
-	.check_references = tops_check_references,
-	.deactivate = tops_deactivate,
+	.referenced = tops_referenced,
 	.is_tmpfs = tops_is_tmpfs,
 };
 

@@ -30,8 +30,6 @@ enum tmpfs_state {
 struct ppage {
 	uint8_t tmpfs;		/* enum tmpfs_state */
 	uint8_t young : 1;	/* tmpfs: used since reclaim last looked (a young pte) */
-	uint8_t referenced : 1;	/* PG_referenced: found young by reclaim before */
-	uint8_t active : 1;	/* on the host's active anon list */
 	uint16_t cache;		/* file mapped over P (inst_file_mapped): host pagecache id */
 	uint32_t ipage;		/* file mapped over P: page of that backing file */
 	uint32_t lru_gen;	/* tmpfs LRU stamp */
@@ -116,7 +114,6 @@ struct host_anon_page {
 	uint64_t slot;			/* swap slot; 0: resident */
 	uint32_t lru_gen;
 	uint8_t young;			/* used since reclaim last looked */
-	uint8_t referenced, active;	/* as struct ppage's */
 };
 
 /*
@@ -153,8 +150,7 @@ void inst_set_host_pages(struct instance *in, uint64_t pages, uint64_t anon);
 /* The reclaim operations (tmpfs_owner_ops) on host-process page @k. */
 uint32_t *inst_hanon_lru_gen(struct instance *in, uint64_t k);
 bool inst_hanon_swap_out(struct instance *in, uint64_t k);
-enum anon_ref inst_hanon_check_references(struct instance *in, uint64_t k);
-void inst_hanon_deactivate(struct instance *in, uint64_t k);
+bool inst_hanon_referenced(struct instance *in, uint64_t k);
 
 /* Release everything; leaks are recorded in in->find. */
 void instance_teardown(struct instance *in);

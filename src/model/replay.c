@@ -113,7 +113,7 @@ static void merge_update_top(struct merge *m, const struct cursor *c, bool keep)
 /* Recount every category from the pages themselves. */
 static void audit(struct host *h, struct cursor *c, unsigned n)
 {
-	uint64_t tmpfs = 0, swapped = 0, cache = 0, host_anon = 0, active = 0;
+	uint64_t tmpfs = 0, swapped = 0, cache = 0, host_anon = 0;
 	unsigned i;
 	size_t k;
 
@@ -129,7 +129,6 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 
 			res += pg.tmpfs == TMPFS_RESIDENT;
 			sw += pg.tmpfs == TMPFS_SWAPPED;
-			active += pg.tmpfs == TMPFS_RESIDENT && pg.active;
 		}
 		if (res != in->resident || sw != in->swapped)
 			inst_fail(in, "tmpfs page counts disagree with page states", 0);
@@ -137,7 +136,6 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 		swapped += sw;
 		for (p = 0; p < in->nr_hanon; p++) {
 			host_anon += !in->hanon[p].slot;
-			active += !in->hanon[p].slot && in->hanon[p].active;
 			swapped += in->hanon[p].slot != 0;
 		}
 	}
@@ -161,7 +159,6 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 	}
 	if (tmpfs != h->pages[CAT_TMPFS] || cache != h->pages[CAT_CACHE] ||
 	    swapped != h->swap_used || host_anon != h->host_anon ||
-	    active != h->active_anon ||
 	    h->pages[CAT_SWAP_TABLE] != h->kctx.held[KAPI_PAGE_SWAP_TABLE] ||
 	    h->pages[CAT_MAP_TABLE] != h->kctx.held[KAPI_PAGE_MAP_TABLE])
 		inst_fail(&c[0].in, "host totals disagree with the pages", 0);

@@ -371,23 +371,6 @@ START_TEST(policy_modern_readahead_reclaim_cannot_swap)
 }
 END_TEST
 
-/* tests/model/replay/anon-active.trace: a tmpfs page used at two looks is active, kept */
-START_TEST(policy_modern_keeps_active_anon)
-{
-	struct replay_result r;
-
-	opts.host_mem = 1024 * 4096;
-	opts.swap = 32 << 20;
-	opts.policy = RECLAIM_MODERN;
-	r = run("anon-active.trace", "read-copy", ANON_FIXED);
-	ASSERT_MEM(r, 1016, 0, 0);
-	ck_assert_uint_eq(r.swap_outs, 1056);
-	ck_assert_uint_eq(r.swap_ins, 0);
-	ck_assert_uint_eq(r.swap_final, 1056);
-	ck_assert_uint_eq(r.oom_pages, 0);
-}
-END_TEST
-
 START_TEST(no_memory_limit_never_swaps)
 {
 	struct replay_result r = run("policy.trace", "read-copy", ANON_FIXED);
@@ -804,7 +787,6 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, policy_modern_keeps_active_cache);
 	tcase_add_test(tc, policy_modern_activates_recent_refaults);
 	tcase_add_test(tc, policy_modern_readahead_reclaim_cannot_swap);
-	tcase_add_test(tc, policy_modern_keeps_active_anon);
 	tcase_add_test(tc, no_memory_limit_never_swaps);
 	tcase_add_test(tc, posted_dup_frees_mapped_page);
 	tcase_add_test(tc, posted_map_tables_leak);
