@@ -106,35 +106,41 @@ for s in $strategies; do
 		"$(verdict "$r" "<=" 1.2)"
 done
 
+# per_instance PREFIX N...: a line per N of the ms per instance of the
+# best times t_PREFIX<N> and their resident sets; sets pi_first and
+# pi_last (the first and last N) and pi_ratio (ms per instance, the last
+# over the first)
+per_instance() {
+	_p=$1
+	shift
+	pi_first= pi_last=
+	for _n in "$@"; do
+		eval "_t=\$t_$_p$_n; _m=\$m_$_p$_n"
+		printf '  N=%-5s %8.2f ms per instance  %8s KiB resident\n' "$_n" \
+			"$(awk -v t="$_t" -v n="$_n" 'BEGIN { printf "%.2f", t / n / 1e6 }')" "$_m"
+		[ -n "$pi_first" ] || pi_first=$_n
+		pi_last=$_n
+	done
+	eval "_t1=\$t_$_p$pi_first; _t2=\$t_$_p$pi_last"
+	pi_ratio=$(awk -v a="$_t2" -v b="$_t1" -v na="$pi_last" -v nb="$pi_first" \
+		'BEGIN { printf "%.2f", (a / na) / (b / nb) }')
+}
+
 echo "N instances of debian-boot-64M, read-copy, one after another:"
-first= last=
-for n in $instances; do
-	eval "t=\$t_n$n; m=\$m_n$n"
-	printf '  N=%-5s %8.2f ms per instance  %8s KiB resident\n' "$n" \
-		"$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.2f", t / n / 1e6 }')" "$m"
-	[ -n "$first" ] || first=$n
-	last=$n
-done
-eval "t1=\$t_n$first; t2=\$t_n$last; m1=\$m_n$first; m2=\$m_n$last"
-r=$(awk -v a="$t2" -v b="$t1" -v na="$last" -v nb="$first" 'BEGIN { printf "%.2f", (a / na) / (b / nb) }')
-echo "ms per instance, N=$last / N=$first: $r  (target <= 1.3)  $(verdict "$r" "<=" 1.3)"
+# shellcheck disable=SC2086
+per_instance n $instances
+first=$pi_first last=$pi_last
+eval "m1=\$m_n$first; m2=\$m_n$last"
+echo "ms per instance, N=$last / N=$first: $pi_ratio  (target <= 1.3)  $(verdict "$pi_ratio" "<=" 1.3)"
 gpages=$("$ANONSIM" trace stat "$boot" | awk '$1 == "memory:" { print $4 }')
 r=$(awk -v a="$m2" -v b="$m1" -v n="$((last - first))" -v p="$gpages" \
 	'BEGIN { printf "%.1f", (a - b) * 1024 / (n * p) }')
 echo "simulator bytes per guest page (resident growth N=$first..$last over $gpages pages each): $r  (target <= 16)  $(verdict "$r" "<=" 16)"
 
 echo "N instances of debian-boot-64M, read-copy, all at once (--stagger 0.01):"
-sfirst= slast=
-for n in $stagger_instances; do
-	eval "t=\$t_s$n; m=\$m_s$n"
-	printf '  N=%-5s %8.2f ms per instance  %8s KiB resident\n' "$n" \
-		"$(awk -v t="$t" -v n="$n" 'BEGIN { printf "%.2f", t / n / 1e6 }')" "$m"
-	[ -n "$sfirst" ] || sfirst=$n
-	slast=$n
-done
-eval "t1=\$t_s$sfirst; t2=\$t_s$slast"
-r=$(awk -v a="$t2" -v b="$t1" -v na="$slast" -v nb="$sfirst" 'BEGIN { printf "%.2f", (a / na) / (b / nb) }')
-echo "ms per instance at once, N=$slast / N=$sfirst: $r  (target <= 1.2)  $(verdict "$r" "<=" 1.2)"
+# shellcheck disable=SC2086
+per_instance s $stagger_instances
+echo "ms per instance at once, N=$pi_last / N=$pi_first: $pi_ratio  (target <= 1.2)  $(verdict "$pi_ratio" "<=" 1.2)"
 
 echo "the same N instances at once (--stagger 0.01), measured once:"
 for n in $first $last; do
