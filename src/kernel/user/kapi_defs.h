@@ -80,9 +80,37 @@ typedef struct {
 } spinlock_t;
 
 void spin_lock_init(spinlock_t *lock);
-void spin_lock(spinlock_t *lock);
-void spin_unlock(spinlock_t *lock);
 void lockdep_assert_held(spinlock_t *lock);
+
+/*
+ * The current context's racers (kapi_user.h), NULL with no context: a
+ * lock or unlock with none armed and nothing amiss is inline, the rest
+ * (a racer to run, a misuse to count, no context) out of line.
+ */
+extern _Thread_local void (*const *kapi_lock_racer)(void *);
+extern _Thread_local void (*const *kapi_unlock_racer)(void *);
+void kapi_spin_lock_slow(spinlock_t *lock);
+void kapi_spin_unlock_slow(spinlock_t *lock);
+
+static inline void spin_lock(spinlock_t *lock)
+{
+	void (*const *racer)(void *) = kapi_lock_racer;
+
+	if (likely(racer && !*racer && !lock->held))
+		lock->held = 1;
+	else
+		kapi_spin_lock_slow(lock);
+}
+
+static inline void spin_unlock(spinlock_t *lock)
+{
+	void (*const *racer)(void *) = kapi_unlock_racer;
+
+	if (likely(racer && !*racer && lock->held))
+		lock->held = 0;
+	else
+		kapi_spin_unlock_slow(lock);
+}
 
 /*
  * Let the scheduler run if it wants the CPU, dropping @lock meanwhile;

@@ -13,6 +13,8 @@
 #include "util/xalloc.h"
 
 static _Thread_local struct kapi_ctx *current_ctx;
+_Thread_local void (*const *kapi_lock_racer)(void *);
+_Thread_local void (*const *kapi_unlock_racer)(void *);
 
 #define LIVE_MIN_CAP 64
 
@@ -28,6 +30,8 @@ static struct kapi_ctx *ctx_get(void)
 void kapi_set_current(struct kapi_ctx *ctx)
 {
 	current_ctx = ctx;
+	kapi_lock_racer = ctx ? &ctx->racer : NULL;
+	kapi_unlock_racer = ctx ? &ctx->unlock_racer : NULL;
 }
 
 struct kapi_ctx *kapi_current(void)
@@ -154,7 +158,7 @@ void kapi_ctx_destroy(struct kapi_ctx *ctx)
 	ctx->live_cap = ctx->live_count = 0;
 	memset(ctx->quarantine, 0, sizeof(ctx->quarantine));
 	if (current_ctx == ctx)
-		current_ctx = NULL;
+		kapi_set_current(NULL);
 }
 
 /* ---- pages ---- */
@@ -211,7 +215,7 @@ void spin_lock_init(spinlock_t *lock)
 	lock->held = 0;
 }
 
-void spin_lock(spinlock_t *lock)
+void kapi_spin_lock_slow(spinlock_t *lock)
 {
 	struct kapi_ctx *ctx = ctx_get();
 	void (*racer)(void *) = ctx->racer;
@@ -225,7 +229,7 @@ void spin_lock(spinlock_t *lock)
 	lock->held = 1;
 }
 
-void spin_unlock(spinlock_t *lock)
+void kapi_spin_unlock_slow(spinlock_t *lock)
 {
 	struct kapi_ctx *ctx = ctx_get();
 	void (*racer)(void *) = ctx->unlock_racer;
