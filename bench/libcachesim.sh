@@ -12,7 +12,10 @@
 #   synth: about SYNTH_READS (default 11000000) reads, runs of 1..32
 #     pages from starts skewed towards the front of an 8 GiB image.
 # Each stream is an anonsim trace whose only events are the reads (into
-# one guest page, so tmpfs holds that page alone) and a cachesim
+# one guest page, so tmpfs holds that page alone), after the mapping of
+# that page as every recorded trace has it (without it each read is one
+# before the first mapping, a corner the reader checks the slow way),
+# and a cachesim
 # oracleGeneral file of the same page numbers.  Cases: evicting (anonsim
 # -m one page over EVICT_FRACTION, default 0.5, of the distinct pages;
 # cachesim the same pages of cache) and not (anonsim without -m; cachesim
@@ -99,7 +102,7 @@ cachesim=$dir/lcs/bin/cachesim
 tcmalloc=$(sed -n 's/.*tcmalloc found? *\([A-Z]*\).*/\1/p' "$dir/lcs.log" | head -1)
 
 # streams NAME: from the page numbers in $dir/NAME.pages, one a line, make
-# $dir/NAME.atr (anonsim: each page one read into guest page 0) and
+# $dir/NAME.atr (anonsim: guest page 0 mapped, each page one read into it) and
 # $dir/NAME.bin (cachesim oracleGeneral: time 0, id, size 4096, no next
 # access); set NAME_reads and NAME_distinct
 streams() {
@@ -108,8 +111,9 @@ streams() {
 		END { print max + 0 > maxf }' "$dir/$1.pages" >"$dir/$1.ev"
 	{
 		printf 'anonsim-trace 1\npage-size 4096\nmemory 4096\n'
-		printf 'device ubda size=%s backing=stream\nevents\n' $(( ($(cat "$dir/$1.max") + 1) * 4096 ))
-		awk '{ print NR " " $0 }' "$dir/$1.ev"
+		printf 'device ubda size=%s backing=stream\nevents\n1 mmap 0x61000000 4096 0\n' \
+			$(( ($(cat "$dir/$1.max") + 1) * 4096 ))
+		awk '{ print NR + 1 " " $0 }' "$dir/$1.ev"
 	} | "$ANONSIM" trace convert - "$dir/$1.atr"
 	perl -ne 'print pack("LQLq", 0, $_, 4096, -1)' "$dir/$1.pages" >"$dir/$1.bin"
 	set -- "$1" $(awk '!seen[$1]++ { d++ } END { print NR " " d }' "$dir/$1.pages")
@@ -185,6 +189,7 @@ report() {
 	echo "workingset refault detection, not one LRU list; the guest's tmpfs copy of each read"
 	echo "(one page here) charged to the same host memory; reclaim in batches; swap and kernel"
 	echo "tables (none here).  cachesim models a plain LRU of the given number of objects."
+	echo "anonsim's trace maps the guest's one page before the reads; cachesim's has the reads alone."
 	for s in build synth; do
 		eval "c=\$${s}_cache m=\$${s}_mem d=\$${s}_distinct n=\$${s}_reads"
 		echo "stream $s: $n page reads, $d distinct pages"
