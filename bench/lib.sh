@@ -10,7 +10,8 @@ if grep -q __asan_init "$ANONSIM" 2>/dev/null; then
 fi
 
 # measure NAME CMD...: keep in t_NAME the best wall time (ns) seen so far,
-# in m_NAME the largest resident set (KiB) of the last measurement
+# in l_NAME that of the last measurement, in m_NAME the largest resident
+# set (KiB) of the last measurement
 measure() {
 	name=$1
 	shift
@@ -19,7 +20,7 @@ measure() {
 	if [ -z "$old" ] || [ "$1" -lt "$old" ]; then
 		eval "t_$name=$1"
 	fi
-	eval "m_$name=$2"
+	eval "l_$name=$1 m_$name=$2"
 }
 # peak_use CMD...: run CMD once, its output on /dev/null; print the most
 # threads it had at once and its peak resident set (KiB), as sampled every
