@@ -100,7 +100,7 @@ static struct image *new_image(struct run *r, const char *ident, uint64_t size,
 		set_error(err, errlen, "%s: cannot drop its page cache: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (resident_view_open(&img->view, img->im.fd, img->im.npages, err, errlen))
+	if (resident_view_open_cache(&img->view, img->im.fd, img->im.npages, err, errlen))
 		return NULL;
 	return img;
 }

@@ -16,6 +16,7 @@
 
 #include "kernel/linux/devanon_uapi.h"
 #include "live/measure.h"
+#include "util/cachestat.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
@@ -36,6 +37,16 @@ int resident_view_open(struct resident_view *v, int fd, uint64_t npages,
 				 (unsigned long long)npages, strerror(errno));
 	}
 	v->vec = xmalloc(npages, "a residency vector");
+	return 0;
+}
+
+int resident_view_open_cache(struct resident_view *v, int fd, uint64_t npages,
+			     char *err, size_t errlen)
+{
+	if (resident_view_open(v, fd, npages, err, errlen))
+		return -1;
+	v->cache = true;
+	v->cache_fd = fd;
 	return 0;
 }
 
@@ -79,6 +90,12 @@ int64_t resident_pages(const struct resident_view *v)
 		return 0;
 	if (v->anon)
 		return anon_resident(v);
+	if (v->cache) {
+		int64_t cached = cachestat_pages(v->cache_fd, 0, v->npages * PG_SIZE);
+
+		if (cached >= 0 || errno != ENOSYS)
+			return cached;
+	}
 	if (mincore(v->map, v->npages * PG_SIZE, v->vec))
 		return -1;
 	for (i = 0; i < v->npages; i++)

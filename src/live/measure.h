@@ -19,17 +19,25 @@ struct resident_view {
 	unsigned char *vec;
 	bool anon;		/* /dev/anon: asked with its ioctl, not mapped */
 	int anon_fd;
+	bool cache;		/* a disk image's page cache: cachestat(2) first */
+	int cache_fd;
 };
 
 int resident_view_open(struct resident_view *v, int fd, uint64_t npages,
 		       char *err, size_t errlen);
+/*
+ * The same for a disk image, whose page cache is counted with
+ * cachestat(2) where the kernel has it (util/cachestat.h says why).
+ */
+int resident_view_open_cache(struct resident_view *v, int fd, uint64_t npages,
+			     char *err, size_t errlen);
 /*
  * The same for an open /dev/anon file, whose mappings would count: the
  * driver reports residency (DEVANON_IOC_PAGES) without a mapping.
  */
 int resident_view_open_anon(struct resident_view *v, int fd, uint64_t npages,
 			    char *err, size_t errlen);
-/* Pages of the file in memory now (mincore); -1 on failure. */
+/* Pages of the file in memory now (cachestat or mincore); -1 on failure. */
 int64_t resident_pages(const struct resident_view *v);
 void resident_view_close(struct resident_view *v);
 

@@ -67,6 +67,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/cachestat.h"
+
 static const char *shm_dir = "/dev/shm/";
 
 static volatile sig_atomic_t frozen_told;
@@ -111,27 +113,13 @@ static long residency(int fd, off_t size, unsigned char *vec)
 	return n;
 }
 
-/*
- * Pages of an open file in the page cache: cachestat(2) (Linux 6.5), which
- * counts a folio whose read is still in flight, as readahead leaves the
- * folios of its asynchronous window; mincore() counts only uptodate ones,
- * so right after a read it misses the window that read started.  Kernels
- * without cachestat get mincore's count.  -1 on error.
- */
-#define NR_CACHESTAT 451	/* the same number on every architecture */
-struct cachestat_range_arg {
-	uint64_t off, len;
-};
-struct cachestat_out {
-	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted;
-};
+/* Pages of an open file in the page cache (util/cachestat.h); mincore's count without cachestat. */
 static long cached_pages(int fd, off_t size, unsigned char *vec)
 {
-	struct cachestat_range_arg range = { 0, 0 };	/* 0: to the end */
-	struct cachestat_out cs;
+	int64_t n = cachestat_pages(fd, 0, 0);
 
-	if (syscall(NR_CACHESTAT, fd, &range, &cs, 0) == 0)
-		return (long)cs.nr_cache;
+	if (n >= 0)
+		return (long)n;
 	if (errno != ENOSYS)
 		return -1;
 	return residency(fd, size, vec);
