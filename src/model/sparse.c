@@ -10,8 +10,11 @@
 #include "model/sparse.h"
 #include "util/xalloc.h"
 
+/* Directory entries: one a leaf (flat) or one a node of SPARSE_SLOTS leaves. */
 static uint64_t nr_dir(const struct sparse *a)
 {
+	if (a->flat)
+		return a->nr_leaves;
 	return (a->nr_leaves + SPARSE_SLOTS - 1) >> SPARSE_SHIFT;
 }
 
@@ -20,7 +23,8 @@ void sparse_init(struct sparse *a, uint64_t nr_leaves, size_t leaf_bytes)
 	memset(a, 0, sizeof(*a));
 	a->nr_leaves = nr_leaves;
 	a->leaf_bytes = leaf_bytes;
-	/* calloc: the kernel's pages of it stay unmapped until a node is hung there */
+	a->flat = nr_leaves <= SPARSE_FLAT_MAX;
+	/* calloc: the pages of a large directory stay unmapped until written */
 	a->dir = xcalloc(nr_dir(a) ? nr_dir(a) : 1, sizeof(*a->dir),
 			 "a directory of per-page state");
 }
@@ -31,11 +35,12 @@ void sparse_destroy(struct sparse *a)
 	unsigned s;
 
 	for (d = 0; a->dir && d < nr_dir(a); d++) {
-		if (!a->dir[d])
-			continue;
-		for (s = 0; s < SPARSE_SLOTS; s++)
-			free(a->dir[d]->leaf[s]);
-		free(a->dir[d]);
+		struct sparse_node *n = a->dir[d];
+
+		if (n && !a->flat)
+			for (s = 0; s < SPARSE_SLOTS; s++)
+				free(n->leaf[s]);
+		free(n);	/* flat: the leaf itself */
 	}
 	free(a->dir);
 	memset(a, 0, sizeof(*a));
@@ -43,14 +48,18 @@ void sparse_destroy(struct sparse *a)
 
 void *sparse_fill(struct sparse *a, uint64_t k)
 {
-	struct sparse_node **n = &a->dir[k >> SPARSE_SHIFT];
-	void **l;
+	struct sparse_node *n;
+	void **l = &a->dir[k];
 
-	if (!*n) {
-		*n = xcalloc(1, sizeof(**n), "a node of per-page state");
-		a->nodes++;
+	if (!a->flat) {
+		n = a->dir[k >> SPARSE_SHIFT];
+		if (!n) {
+			n = xcalloc(1, sizeof(*n), "a node of per-page state");
+			a->dir[k >> SPARSE_SHIFT] = n;
+			a->nodes++;
+		}
+		l = &n->leaf[k & (SPARSE_SLOTS - 1)];
 	}
-	l = &(*n)->leaf[k & (SPARSE_SLOTS - 1)];
 	if (!*l) {
 		*l = xcalloc(1, a->leaf_bytes, "per-page state");
 		a->leaves++;
@@ -60,15 +69,11 @@ void *sparse_fill(struct sparse *a, uint64_t k)
 
 uint64_t sparse_next(const struct sparse *a, uint64_t k)
 {
-	while (k < a->nr_leaves) {
-		const struct sparse_node *n = a->dir[k >> SPARSE_SHIFT];
-
-		if (!n)
-			k = (k | (SPARSE_SLOTS - 1)) + 1;	/* the node's 64 at once */
-		else if (n->leaf[k & (SPARSE_SLOTS - 1)])
+	for (; k < a->nr_leaves; k++) {
+		if (!a->flat && !a->dir[k >> SPARSE_SHIFT])
+			k |= SPARSE_SLOTS - 1;	/* no node: its 64 leaves at once */
+		else if (sparse_peek(a, k))
 			return k;
-		else
-			k++;
 	}
 	return a->nr_leaves;
 }

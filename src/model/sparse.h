@@ -6,16 +6,23 @@
  * nodes of 64 leaf pointers under a flat directory, one pointer per 4096
  * pages.  A page read alone on a 1 TiB disk costs its leaf and a share of
  * a 512-byte node, where chunked.h's 4096-page chunks cost 4096 elements.
- * Dense arrays (instance memory) keep chunked.h: one load fewer a lookup.
+ *
+ * Where one pointer per leaf costs no more than SPARSE_FLAT_MAX leaves
+ * (512 KiB: chunked.h's directory for a 1 TiB disk; a file of 16 GiB or
+ * less), the directory holds the leaves themselves: a lookup is then two
+ * loads, as chunked.h's, not three, which a replay reading its disk page
+ * by page notices.  Dense arrays (a guest's memory) keep chunked.h.
  */
 #ifndef ANONSIM_SPARSE_H
 #define ANONSIM_SPARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define SPARSE_SHIFT 6			/* XA_CHUNK_SHIFT */
 #define SPARSE_SLOTS (1U << SPARSE_SHIFT)
+#define SPARSE_FLAT_MAX ((uint64_t)1 << 16)
 
 /* Pages [leaf << SPARSE_SHIFT, +SPARSE_SLOTS) are in leaf number leaf. */
 #define SPARSE_LEAF(page) ((page) >> SPARSE_SHIFT)
@@ -26,7 +33,12 @@ struct sparse_node {
 };
 
 struct sparse {
-	struct sparse_node **dir;	/* by leaf >> SPARSE_SHIFT; NULL: all zero */
+	/*
+	 * flat: leaves by number; else nodes by leaf >> SPARSE_SHIFT.
+	 * NULL: all zero.
+	 */
+	void **dir;
+	bool flat;
 	uint64_t nr_leaves;		/* leaves the array spans */
 	uint64_t nodes, leaves;		/* allocated */
 	size_t leaf_bytes;
@@ -42,8 +54,11 @@ void *sparse_fill(struct sparse *a, uint64_t k);
 /* Leaf @k to read, or NULL where nothing was ever written (all zero). */
 static inline void *sparse_peek(const struct sparse *a, uint64_t k)
 {
-	const struct sparse_node *n = a->dir[k >> SPARSE_SHIFT];
+	const struct sparse_node *n;
 
+	if (a->flat)
+		return a->dir[k];
+	n = a->dir[k >> SPARSE_SHIFT];
 	return n ? n->leaf[k & (SPARSE_SLOTS - 1)] : NULL;
 }
 
