@@ -3,7 +3,10 @@
  * chunked.h - a per-page array that costs memory for the pages used, not
  * for the size a trace declares: chunks of CHUNK_LEN elements, allocated
  * zeroed on the first write into them.  A trace may declare 1 TiB of
- * memory or disk and touch four pages of it.
+ * memory or disk and touch four pages of it.  A lookup is two loads, for
+ * the arrays a replay fills densely (a guest's memory); a page alone in
+ * its 4096 costs the whole chunk, so state a trace may scatter over a
+ * large disk (the page cache) is kept by the 64 pages instead (sparse.h).
  */
 #ifndef ANONSIM_CHUNKED_H
 #define ANONSIM_CHUNKED_H

@@ -36,16 +36,15 @@ void pagecache_init(struct pagecache *pc, unsigned id, const char *ident,
 	pc->id = id;
 	strncpy(pc->ident, ident, sizeof(pc->ident) - 1);
 	pc->npages = npages;
-	chunked_init(&pc->flags, npages, sizeof(uint16_t));
-	chunked_init(&pc->mapcount, npages, sizeof(uint32_t));
-	chunked_init(&pc->lru_gen, npages, sizeof(uint32_t));
+	sparse_init(&pc->pages, SPARSE_LEAF(npages + SPARSE_SLOTS - 1), sizeof(struct pc_leaf));
+	sparse_init(&pc->mapcount, SPARSE_LEAF(npages + SPARSE_SLOTS - 1),
+		    SPARSE_SLOTS * sizeof(uint32_t));
 }
 
 void pagecache_destroy(struct pagecache *pc)
 {
-	chunked_destroy(&pc->flags);
-	chunked_destroy(&pc->mapcount);
-	chunked_destroy(&pc->lru_gen);
+	sparse_destroy(&pc->pages);
+	sparse_destroy(&pc->mapcount);
 }
 
 static uint64_t roundup_pow2(uint64_t n)

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "model/chunked.h"
+#include "model/sparse.h"
 
 struct host;
 
@@ -36,44 +36,72 @@ enum {
 	PC_WORKINGSET = 1 << 9,
 };
 
+/*
+ * The per-page state of 64 pages of a file, as one xarray node's slots.
+ * The LRU stamp sits beside the flags, allocated with them whether or not
+ * the host has a limit: a limit ages pages, it should not add state (the
+ * kernel's struct page carries its lru links either way).  In the kernel
+ * the slot holds the shadow entry of an evicted page, so the stamp of an
+ * evicted page lives on too (its nonresident age, pagecache_evict()).
+ */
+struct pc_leaf {
+	uint32_t lru_gen[SPARSE_SLOTS];	/* see host.h: LRU position stamp */
+	uint16_t flags[SPARSE_SLOTS];	/* PC_* */
+};
+
 struct pagecache {
 	unsigned id;			/* index in the host's table */
 	char ident[256];		/* backing identity from the trace header */
 	uint64_t npages;		/* file size in pages */
-	/* per page, allocated by the chunk (chunked.h); read through pc_*() */
-	struct chunked flags;		/* uint16_t: PC_* */
-	struct chunked mapcount;	/* uint32_t: instance pages mapping it (ubd-mmap) */
-	struct chunked lru_gen;		/* uint32_t: see host.h: LRU position stamp */
+	/* per page, allocated by the 64 (sparse.h); read through pc_*() */
+	struct sparse pages;		/* struct pc_leaf */
+	struct sparse mapcount;		/* uint32_t[SPARSE_SLOTS]: instance pages mapping it (ubd-mmap) */
 	uint64_t resident;		/* pages with PC_RESIDENT */
 };
 
 static inline uint16_t pc_flags(const struct pagecache *pc, uint64_t i)
 {
-	const uint16_t *v = chunked_peek(&pc->flags, i, sizeof(*v));
+	const struct pc_leaf *l = sparse_peek(&pc->pages, SPARSE_LEAF(i));
 
-	return v ? *v : 0;
+	return l ? l->flags[SPARSE_SLOT(i)] : 0;
 }
 
 static inline uint16_t *pc_flagsp(struct pagecache *pc, uint64_t i)
 {
-	return chunked_at(&pc->flags, i, sizeof(uint16_t));
+	struct pc_leaf *l = sparse_leaf(&pc->pages, SPARSE_LEAF(i));
+
+	return &l->flags[SPARSE_SLOT(i)];
 }
 
 static inline uint32_t pc_mapcount(const struct pagecache *pc, uint64_t i)
 {
-	const uint32_t *v = chunked_peek(&pc->mapcount, i, sizeof(*v));
+	const uint32_t *l = sparse_peek(&pc->mapcount, SPARSE_LEAF(i));
 
-	return v ? *v : 0;
+	return l ? l[SPARSE_SLOT(i)] : 0;
 }
 
 static inline uint32_t *pc_mapcountp(struct pagecache *pc, uint64_t i)
 {
-	return chunked_at(&pc->mapcount, i, sizeof(uint32_t));
+	uint32_t *l = sparse_leaf(&pc->mapcount, SPARSE_LEAF(i));
+
+	return &l[SPARSE_SLOT(i)];
 }
 
 static inline uint32_t *pc_lru_genp(struct pagecache *pc, uint64_t i)
 {
-	return chunked_at(&pc->lru_gen, i, sizeof(uint32_t));
+	struct pc_leaf *l = sparse_leaf(&pc->pages, SPARSE_LEAF(i));
+
+	return &l->lru_gen[SPARSE_SLOT(i)];
+}
+
+/* The first page from @i on whose leaf was ever written, or pc->npages: walks skip the rest. */
+static inline uint64_t pc_next(const struct pagecache *pc, uint64_t i)
+{
+	uint64_t k = i < pc->npages ? sparse_next(&pc->pages, SPARSE_LEAF(i)) : pc->pages.nr_leaves;
+
+	if (k >= pc->pages.nr_leaves)
+		return pc->npages;
+	return k == SPARSE_LEAF(i) ? i : k << SPARSE_SHIFT;
 }
 
 /* Readahead state of one open file (struct file_ra_state). */

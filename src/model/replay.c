@@ -143,8 +143,7 @@ static void audit(struct host *h, struct cursor *c, unsigned n)
 		struct pagecache *pc = h->caches[i];
 		uint64_t p, res = 0;
 
-		for (p = chunked_next(&pc->flags, 0); p < pc->npages;
-		     p = chunked_next(&pc->flags, p + 1))
+		for (p = pc_next(pc, 0); p < pc->npages; p = pc_next(pc, p + 1))
 			res += (pc_flags(pc, p) & PC_RESIDENT) != 0;
 		if (res != pc->resident && n)
 			inst_fail(&c[0].in, "page cache count disagrees with its pages", 0);

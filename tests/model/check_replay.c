@@ -11,7 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/chunked.h"
+#include "model/pagecache.h"
 #include "model/replay.h"
+#include "model/sparse.h"
 #include "model/span_tree.h"
 #include "strategy/registry.h"
 #include "util/util.h"
@@ -766,6 +769,131 @@ START_TEST(span_tree_many_spans)
 }
 END_TEST
 
+/* chunked.h: chunks of 4096 elements, allocated on the first write */
+START_TEST(chunked_walks_skip_unwritten_chunks)
+{
+	struct chunked a;
+	uint64_t n = 3 * CHUNK_LEN + 5;
+
+	chunked_init(&a, n, sizeof(uint32_t));
+	ck_assert_uint_eq(a.nr_chunks, 4);
+	ck_assert_ptr_null(chunked_peek(&a, 5, sizeof(uint32_t)));
+	ck_assert_uint_eq(chunked_next(&a, 0), n);
+	*(uint32_t *)chunked_at(&a, 5, sizeof(uint32_t)) = 11;
+	*(uint32_t *)chunked_at(&a, 2 * CHUNK_LEN + 7, sizeof(uint32_t)) = 22;
+	ck_assert_uint_eq(a.used, 2);
+	ck_assert_uint_eq(*(const uint32_t *)chunked_peek(&a, 5, sizeof(uint32_t)), 11);
+	ck_assert_uint_eq(*(const uint32_t *)chunked_peek(&a, 6, sizeof(uint32_t)), 0);
+	ck_assert_ptr_null(chunked_peek(&a, CHUNK_LEN, sizeof(uint32_t)));
+	ck_assert_uint_eq(chunked_next(&a, 0), 0);
+	ck_assert_uint_eq(chunked_next(&a, 6), 6);		/* inside a written chunk */
+	ck_assert_uint_eq(chunked_next(&a, CHUNK_LEN), 2 * CHUNK_LEN);
+	ck_assert_uint_eq(chunked_next(&a, 2 * CHUNK_LEN + 8), 2 * CHUNK_LEN + 8);
+	ck_assert_uint_eq(chunked_next(&a, 3 * CHUNK_LEN), n);
+	chunked_destroy(&a);
+}
+END_TEST
+
+/*
+ * sparse.h over a 1 TiB disk (2^28 pages, 2^22 leaves): nodes of 64 leaves
+ * under a directory of 65536 pointers; three leaves in three nodes
+ */
+START_TEST(sparse_nodes_by_the_64_leaves)
+{
+	struct sparse a;
+	uint64_t last = ((uint64_t)1 << 22) - 1;
+	uint32_t *l5;
+
+	sparse_init(&a, last + 1, 64 * sizeof(uint32_t));
+	ck_assert(!a.flat);
+	ck_assert_uint_eq(sparse_bytes(&a), 65536 * 8);
+	ck_assert_uint_eq(sparse_next(&a, 0), last + 1);
+	l5 = sparse_leaf(&a, 5);
+	ck_assert_uint_eq(l5[63], 0);		/* zeroed */
+	l5[63] = 9;
+	sparse_leaf(&a, 70);			/* node 1 */
+	sparse_leaf(&a, last);			/* the last node */
+	ck_assert_ptr_eq(sparse_leaf(&a, 5), l5);	/* written once, kept */
+	ck_assert_uint_eq(((const uint32_t *)sparse_peek(&a, 5))[63], 9);
+	ck_assert_ptr_null(sparse_peek(&a, 4));
+	ck_assert_ptr_null(sparse_peek(&a, 64));	/* node 1, another leaf */
+	ck_assert_ptr_null(sparse_peek(&a, 4096));	/* no node */
+	ck_assert_uint_eq(a.nodes, 3);
+	ck_assert_uint_eq(a.leaves, 3);
+	/* directory, 3 nodes of 64 pointers, 3 leaves of 256 bytes */
+	ck_assert_uint_eq(sparse_bytes(&a), 65536 * 8 + 3 * 512 + 3 * 256);
+	ck_assert_uint_eq(sparse_next(&a, 0), 5);
+	ck_assert_uint_eq(sparse_next(&a, 5), 5);
+	ck_assert_uint_eq(sparse_next(&a, 6), 70);
+	ck_assert_uint_eq(sparse_next(&a, 71), last);	/* 65534 nodes skipped */
+	ck_assert_uint_eq(sparse_next(&a, last + 1), last + 1);
+	sparse_destroy(&a);
+}
+END_TEST
+
+/* sparse.h of SPARSE_FLAT_MAX leaves or fewer: the directory holds the leaves */
+START_TEST(sparse_flat_up_to_16_gib)
+{
+	struct sparse a;
+
+	sparse_init(&a, SPARSE_FLAT_MAX + 1, 8);
+	ck_assert(!a.flat);
+	ck_assert_uint_eq(sparse_bytes(&a), 1025 * 8);	/* 1025 nodes' pointers */
+	sparse_destroy(&a);
+	sparse_init(&a, SPARSE_FLAT_MAX, 8);		/* 16 GiB of pages */
+	ck_assert(a.flat);
+	ck_assert_uint_eq(sparse_bytes(&a), 65536 * 8);
+	sparse_destroy(&a);
+	sparse_init(&a, 100, 384);
+	ck_assert(a.flat);
+	*(char *)sparse_leaf(&a, 0) = 1;
+	*(char *)sparse_leaf(&a, 99) = 2;
+	ck_assert_uint_eq(*(const char *)sparse_peek(&a, 99), 2);
+	ck_assert_ptr_null(sparse_peek(&a, 98));
+	ck_assert_uint_eq(a.nodes, 0);
+	ck_assert_uint_eq(a.leaves, 2);
+	ck_assert_uint_eq(sparse_bytes(&a), 100 * 8 + 2 * 384);
+	ck_assert_uint_eq(sparse_next(&a, 0), 0);
+	ck_assert_uint_eq(sparse_next(&a, 1), 99);
+	ck_assert_uint_eq(sparse_next(&a, 100), 100);
+	sparse_destroy(&a);
+}
+END_TEST
+
+/*
+ * The page cache of a 1 TiB disk: one page read costs its leaf of 64
+ * pages, flags and LRU stamps together (384 bytes), and one node
+ */
+START_TEST(pagecache_costs_by_the_64_pages)
+{
+	static struct pagecache pc;
+	uint64_t npages = (uint64_t)1 << 28;
+
+	pagecache_init(&pc, 0, "disk", npages);
+	ck_assert_uint_eq(sizeof(struct pc_leaf), 384);
+	ck_assert_uint_eq(pc_next(&pc, 0), npages);
+	*pc_flagsp(&pc, 1000) = PC_RESIDENT | 2 << PC_ORDER_SHIFT;
+	*pc_lru_genp(&pc, 1000) = 7;
+	*pc_lru_genp(&pc, 1001) = 8;		/* the same leaf: pages 960-1023 */
+	ck_assert_uint_eq(pc.pages.leaves, 1);
+	ck_assert_uint_eq(pc.pages.nodes, 1);
+	ck_assert_uint_eq(sparse_bytes(&pc.pages), 65536 * 8 + 512 + 384);
+	ck_assert_uint_eq(pc.mapcount.leaves, 0);
+	ck_assert_uint_eq(pc_flags(&pc, 1000), PC_RESIDENT | 2 << PC_ORDER_SHIFT);
+	ck_assert_uint_eq(pc_flags(&pc, 1001), 0);
+	ck_assert_uint_eq(pc_flags(&pc, 1024), 0);
+	ck_assert_uint_eq(pc_folio_head(&pc, 1000), 1000);
+	ck_assert_uint_eq(pc_folio_pages(&pc, 1000), 4);
+	ck_assert_uint_eq(*pc_lru_genp(&pc, 1000), 7);
+	ck_assert_uint_eq(pc_mapcount(&pc, 1000), 0);
+	ck_assert_uint_eq(pc_next(&pc, 0), 960);
+	ck_assert_uint_eq(pc_next(&pc, 1001), 1001);
+	ck_assert_uint_eq(pc_next(&pc, 1024), npages);
+	ck_assert_uint_eq(pc_next(&pc, npages), npages);
+	pagecache_destroy(&pc);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -805,6 +933,12 @@ static Suite *replay_suite(void)
 	tc = tcase_create("span tree");
 	tcase_add_test(tc, span_tree_overlaps_in_address_order);
 	tcase_add_test(tc, span_tree_many_spans);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("per-page arrays");
+	tcase_add_test(tc, chunked_walks_skip_unwritten_chunks);
+	tcase_add_test(tc, sparse_nodes_by_the_64_leaves);
+	tcase_add_test(tc, sparse_flat_up_to_16_gib);
+	tcase_add_test(tc, pagecache_costs_by_the_64_pages);
 	suite_add_tcase(s, tc);
 	return s;
 }
