@@ -41,6 +41,23 @@ peak_use() {
 	echo "$pt $ph"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# verdict FIGURE OP TARGET: "ok" or "MISSED" for FIGURE OP (<= or >=)
+# TARGET, each miss a line in $dir/missed
+verdict() {
+	if awk -v f="$1" -v t="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? f <= t : f >= t) }'; then
+		echo ok
+	else
+		echo x >>"$dir/missed"
+		echo MISSED
+	fi
+}
+# targets_missed: print how many targets were missed; status 1 when one was
+# and CHECK=1 ("make bench-check")
+targets_missed() {
+	_missed=$(cat "$dir/missed" 2>/dev/null | wc -l | tr -d ' ')
+	echo "targets missed: $_missed"
+	[ "${CHECK:-0}" != 1 ] || [ "$_missed" -eq 0 ]
+}
 
 # repeat_events TRACE EVENTS: TRACE's events (its footprint aside) repeated,
 # each round after the last, to about EVENTS events, as text

@@ -206,7 +206,7 @@ report() {
 			k=${s}_$e
 			eval "ta=\$t_a_$k tl=\$t_l_$k ma=\$m_a_$k ml=\$m_l_$k lo=\$lo_$k hi=\$hi_$k"
 			r=$(ratio "$tl" "$ta")
-			if awk -v r="$r" 'BEGIN { exit !(r >= 1.5) }'; then v=ok; else v=MISSED; echo x >>"$dir/missed"; fi
+			v=$(verdict "$r" ">=" 1.5)
 			echo "  $what"
 			printf '    anonsim  %8.1f ms  %8s KiB resident  %6.1f B per distinct page  misses %s\n' \
 				"$(ratio "$ta" 1000000)" "$ma" "$(ratio $((ma * 1024)) "$d")" "$am"
@@ -219,8 +219,7 @@ report() {
 			echo "    cachesim / anonsim time: $r (rounds $lo..$hi)  (target >= 1.5)  $v"
 		done
 	done
-	missed=$(cat "$dir/missed" 2>/dev/null | wc -l | tr -d ' ')
-	echo "targets missed: $missed"
+	targets_missed
 }
 
 report | tee "$dir/report.txt"

@@ -42,15 +42,6 @@ sweep_mem=${SWEEP_MEM:-3G}
 runs=3
 . "$(dirname "$0")/lib.sh"
 
-# verdict FIGURE OP TARGET: "ok" or "MISSED", each miss a line in $dir/missed
-verdict() {
-	if awk -v f="$1" -v t="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? f <= t : f >= t) }'; then
-		echo ok
-	else
-		echo x >>"$dir/missed"
-		echo MISSED
-	fi
-}
 id() { echo "$1" | tr -c 'a-zA-Z0-9\n' _; }
 
 echo "building the build trace's events repeated to about $events..."
@@ -162,9 +153,5 @@ printf 'density sweep -m %s (1..%s) %8.1f ms, one replay of %s instances %8.1f m
 	"$(ratio "$t_sweep_replay" 1000000)"
 echo "sweep / one replay: $r  (target <= 1.2)  $(verdict "$r" "<=" 1.2)"
 
-missed=$(cat "$dir/missed" 2>/dev/null | wc -l | tr -d ' ')
-echo "targets missed: $missed"
-if [ "${CHECK:-0}" = 1 ] && [ "$missed" -gt 0 ]; then
-	exit 1
-fi
+targets_missed || exit 1
 exit 0

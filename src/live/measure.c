@@ -46,7 +46,7 @@ int resident_view_open_cache(struct resident_view *v, int fd, uint64_t npages,
 	if (resident_view_open(v, fd, npages, err, errlen))
 		return -1;
 	v->cache = true;
-	v->cache_fd = fd;
+	v->fd = fd;
 	return 0;
 }
 
@@ -56,7 +56,7 @@ int resident_view_open_anon(struct resident_view *v, int fd, uint64_t npages,
 	memset(v, 0, sizeof(*v));
 	v->npages = npages;
 	v->anon = true;
-	v->anon_fd = fd;
+	v->fd = fd;
 	v->vec = xmalloc(npages, "a residency vector");
 	return 0;
 }
@@ -73,7 +73,7 @@ static int64_t anon_resident(const struct resident_view *v)
 								DEVANON_PAGES_MAX;
 		req.counts = 0;
 		req.resident = (uintptr_t)(v->vec + done);
-		if (ioctl(v->anon_fd, DEVANON_IOC_PAGES, &req))
+		if (ioctl(v->fd, DEVANON_IOC_PAGES, &req))
 			return -1;
 	}
 	for (i = 0; i < v->npages; i++)
@@ -91,7 +91,7 @@ int64_t resident_pages(const struct resident_view *v)
 	if (v->anon)
 		return anon_resident(v);
 	if (v->cache) {
-		int64_t cached = cachestat_pages(v->cache_fd, 0, v->npages * PG_SIZE);
+		int64_t cached = cachestat_pages(v->fd, 0, v->npages * PG_SIZE);
 
 		if (cached >= 0 || errno != ENOSYS)
 			return cached;

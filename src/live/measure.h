@@ -18,9 +18,8 @@ struct resident_view {
 	uint64_t npages;
 	unsigned char *vec;
 	bool anon;		/* /dev/anon: asked with its ioctl, not mapped */
-	int anon_fd;
 	bool cache;		/* a disk image's page cache: cachestat(2) first */
-	int cache_fd;
+	int fd;			/* the file, for either */
 };
 
 int resident_view_open(struct resident_view *v, int fd, uint64_t npages,

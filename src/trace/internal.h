@@ -182,8 +182,7 @@ enum own_state {
 struct trace_maps {
 	uint64_t base;			/* address of page 0: the first mmap's address - offset */
 	int based;
-	struct seg_tree seg;		/* each page's own_state */
-	int have_seg;
+	struct seg_tree seg;		/* each page's own_state; seg.n NULL: none yet */
 	/*
 	 * By kind, pages [lo, hi) where an event of that kind keeps the
 	 * rules and changes no state: reads in the largest run of pages

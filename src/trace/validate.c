@@ -325,10 +325,12 @@ static void set_windows(struct trace_maps *m)
 	struct seg_span best[2] = { { 0, 0 }, { 0, 0 } };
 	int k;
 
-	if (m->based && sum->longest.e > sum->longest.s)
-		best[0] = sum->longest;
-	if (m->based && sum->run.e > sum->run.s)
-		best[1] = sum->run;
+	if (m->based) {
+		if (sum->longest.e > sum->longest.s)
+			best[0] = sum->longest;
+		if (sum->run.e > sum->run.s)
+			best[1] = sum->run;
+	}
 	/* before the first mmap every read, touch, free and discard changes the state */
 	for (k = 0; k < EV_NR_KINDS; k++) {
 		m->lo[k] = 0;
@@ -372,11 +374,10 @@ size_t trace_maps_apply(struct trace_maps *m, const struct trace_rules *r,
 {
 	size_t i;
 
-	if (!m->have_seg) {
+	if (!m->seg.n) {
 		/* the longest segment mapped, the longest run mapped or never */
 		seg_tree_init(&m->seg, r->mem_pages, OWN_NEVER, OWN_MAPPED,
 			      1u << OWN_MAPPED | 1u << OWN_NEVER);
-		m->have_seg = 1;
 		set_windows(m);
 	}
 	for (i = 0; i < n; i++) {
