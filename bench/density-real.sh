@@ -271,7 +271,7 @@ if [ -z "$from" ] && [ -z "$traces" ]; then
 	[ -f "$tools/uml_preload.so" ] || fail "$tools/uml_preload.so not found: build the recorder"
 	# paused here for the recordings and the runs (a recorder killed on a
 	# signal could not switch it on again)
-	hl_damon_pause
+	hl_damon_pause "$rechost"
 	case $hl_damon_state in
 	paused) note="recorded by density-real.sh, which paused the host's DAMON proactive reclaim for its run" ;;
 	*) note="recorded by density-real.sh; the host's DAMON proactive reclaim: $hl_damon_state" ;;
@@ -437,7 +437,7 @@ run() {	# PHASE LIMIT
 if [ -z "$from" ]; then
 	echo "run,t_s,instances,usage_mib,swap_mib,shmem_mib,cache_mib,rss_mib,booting_swap_mib,inactive_anon_mib,active_anon_mib,inactive_file_mib,active_file_mib,pgscan_anon,pgscan_file,pgsteal_anon,pswpout,workingset_refault_file,workingset_activate_file" >"$series"
 	rm -f "$outdir"/trace-free-*.gz "$outdir"/trace-limited-*.gz "$outdir/swapped-first.txt"
-	[ -n "$hl_damon_state" ] || hl_damon_pause
+	[ -n "$hl_damon_state" ] || hl_damon_pause "$rechost"
 	hl_log "free run: up to $max UMLs, $layout disks of $image"
 	run free -1
 	hl_swap_open "$swap_bytes" || fail "cannot make and swap on a swap file in $hl_scratch"

@@ -201,7 +201,7 @@ trap 'cleanup; trap - EXIT; exit 129' HUP
 t0=$(date +%s)
 hl_scratch_open "$scratch_parent" || die "cannot make a scratch directory in $scratch_parent"
 w=$hl_scratch
-hl_damon_pause
+hl_damon_pause "$tools/anonsim-rec-host"
 [ -z "$out" ] || mkdir -p "$out" || die "cannot make $out"
 
 # ---- the guest ------------------------------------------------------------------------

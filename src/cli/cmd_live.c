@@ -133,9 +133,10 @@ static void put_table(FILE *f, const struct live_result *res, const char *dir)
 		res->fstype, dir, res->readahead_kb);
 	if (res->pressure)
 		fprintf(f, ", memory cgroup of %.1f MiB, swap %.1f MiB, overhead %.0f KiB"
-			" per instance, %s, DAMON %s", res->host_mem / 1048576.0,
+			" per instance, %s", res->host_mem / 1048576.0,
 			res->swap / 1048576.0, res->overhead / 1024.0,
-			res->paced ? "at the trace's pace" : "fast", res->damon);
+			res->paced ? "at the trace's pace" : "fast");
+	fprintf(f, ", DAMON %s", res->damon);
 	if (res->paced)
 		fprintf(f, ", events up to %.3f s late", res->late_us / 1e6);
 	fprintf(f, "\n  %-18s %8s %8s %8s %8s %8s %7s %7s %7s %7s\n", "point", "trace s",

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "live/cgroup.h"
-#include "live/damon.h"
+#include "util/damon.h"
 #include "live/live.h"
 #include "live/measure.h"
 #include "live/proc.h"
@@ -446,10 +446,10 @@ int live_run(const char *path, const struct live_strategy *s,
 	}
 	if (scratch_open(o->dir, res->fstype, sizeof(res->fstype), err, errlen))
 		return EXIT_USAGE;
-	if (r.pressure) {
-		res->damon = damon_state_name(damon_pause());
-		scratch_undo_at_exit(damon_resume);
-	}
+	/* registered first: the pause holds signals, and then a signal's
+	 * undo finds it registered */
+	scratch_undo_at_exit(damon_resume_last);
+	res->damon = damon_state_name(damon_pause(damon_host_paths(), getpid()));
 	if (r.pressure && (cgroup_open(o->model.host_mem, err, errlen) ||
 			   (o->model.swap && swapfile_open(o->model.swap, err, errlen)))) {
 		rc = EXIT_USAGE;

@@ -15,7 +15,7 @@ HL_CGROUP=${HL_CGROUP:-anonsim-density}
 hl_freezers=	# freezer cgroups, one per UML
 hl_swap=	# the swap file, swapped on
 hl_scratch=	# the scratch directory, removed with all it holds
-hl_damon=	# DAMON contexts switched off, switched on again
+hl_damon=	# the tool that paused DAMON for this shell (hl_damon_pause)
 hl_damon_state=	# after hl_damon_pause: none, paused or running
 hl_child=	# a long foreground command, killed on a signal
 hl_pids=	# every UML started (for their ~/.uml directories)
@@ -78,25 +78,20 @@ hl_scratch_open() {	# PARENT: a scratch directory on PARENT (not a tmpfs)
 
 # The host's DAMON proactive reclaim drops page cache at times of its own
 # (a virtual machine may run a context that pages out cold memory): paused
-# for a run.  hl_damon_state: none (no context on), paused, or running
-# (one could not be paused).
-hl_damon_pause() {
-	hl_damon_state=none
-	for _s in /sys/kernel/mm/damon/admin/kdamonds/*/state; do
-		[ -f "$_s" ] && [ "$(cat "$_s")" = on ] || continue
-		if echo off >"$_s" 2>/dev/null; then
-			hl_damon="$hl_damon $_s"
-			[ "$hl_damon_state" = running ] || hl_damon_state=paused
-		else
-			hl_damon_state=running
-			hl_log "warning: cannot pause the DAMON context of $_s;" \
-			       "the page cache measured may be lower than the run's"
-		fi
-	done
+# for a run, shared with the runs beside it (anonsim live, other scripts:
+# the last one out switches it on again; src/util/damon.h), registered
+# under this shell's pid.  hl_damon_state: none (no context on), paused,
+# or running (one could not be paused).
+hl_damon_pause() {	# ANONSIM-REC-HOST
+	hl_damon_state=$("$1" damon pause $$) || hl_damon_state=running
+	hl_damon=$1
+	[ "$hl_damon_state" != running ] ||
+		hl_log "warning: cannot pause the host's DAMON contexts;" \
+		       "the page cache measured may be lower than the run's"
 }
 
 hl_damon_resume() {
-	for _s in $hl_damon; do echo on >"$_s" 2>/dev/null || true; done
+	[ -z "$hl_damon" ] || "$hl_damon" damon resume $$ || true
 	hl_damon=
 }
 

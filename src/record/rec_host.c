@@ -19,6 +19,10 @@
  *                                     file (one readahead state), in order;
  *                                     --each: after each read that changed
  *                                     it, "READS PAGES" of the file cached
+ *   anonsim-rec-host damon pause|resume PID
+ *                                     the host's DAMON contexts paused for
+ *                                     the run of process PID (a script's
+ *                                     shell), shared with other runs
  *
  * ANONSIM_REC_MEM (bytes of UML memory) tells the physical-memory file from
  * UML's smaller temporary files.  ANONSIM_REC_SHM names where the file is:
@@ -68,6 +72,7 @@
 #include <unistd.h>
 
 #include "util/cachestat.h"
+#include "util/damon.h"
 
 static const char *shm_dir = "/dev/shm/";
 
@@ -532,8 +537,37 @@ static int cmd_preads(const char *path, int each)
 	return 0;
 }
 
+/*
+ * The host's DAMON contexts paused for the run of the script whose shell
+ * is @pid (hostlib.sh), shared with other runs (util/damon.h): "pause"
+ * prints none, paused or running; "resume" switches them on again when
+ * no run is left.
+ */
+static int cmd_damon(const char *verb, const char *pid_arg)
+{
+	char *end;
+	long pid = strtol(pid_arg, &end, 10);
+
+	if (*end || pid <= 0) {
+		fprintf(stderr, "anonsim-rec-host damon: %s is not a process id\n", pid_arg);
+		return 2;
+	}
+	if (strcmp(verb, "pause") == 0) {
+		puts(damon_state_name(damon_pause(damon_host_paths(), (pid_t)pid)));
+		return 0;
+	}
+	if (strcmp(verb, "resume") == 0) {
+		damon_resume(damon_host_paths(), (pid_t)pid);
+		return 0;
+	}
+	fprintf(stderr, "anonsim-rec-host damon: pause or resume, not %s\n", verb);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "damon") == 0)
+		return cmd_damon(argv[2], argv[3]);
 	if (argc >= 3 && strcmp(argv[1], "resident") == 0)
 		return cmd_resident(argv[2]);
 	if (argc >= 3 && strcmp(argv[1], "evict") == 0)
@@ -548,6 +582,7 @@ int main(int argc, char **argv)
 		"usage: anonsim-rec-host run LOG INTERVAL_MS TIMEOUT_S CONSOLE -- UML ARGS...\n"
 		"       anonsim-rec-host resident FILE\n"
 		"       anonsim-rec-host evict FILE\n"
-		"       anonsim-rec-host preads [--each] FILE < PAGES\n");
+		"       anonsim-rec-host preads [--each] FILE < PAGES\n"
+		"       anonsim-rec-host damon pause|resume PID\n");
 	return 2;
 }

@@ -127,6 +127,32 @@ status=$?
 [ -z "$(ls "$tmp/scratch")" ] || fail "scratch files left after SIGTERM: $(ls -R "$tmp/scratch")"
 [ -z "$(ls "$tmp" | grep '^signalled\.csv')" ] || fail "output left after SIGTERM: $(ls "$tmp" | grep '^signalled')"
 
+# DAMON: paused for every run, the pause shared with the runs beside it
+# (src/util/damon.h); this script holds one, as the recorder's scripts do
+# (hostlib.sh), and the live run beside it must leave it off; the run
+# killed above has left the registry
+rechost=$top_builddir/src/record/anonsim-rec-host
+states=/sys/kernel/mm/damon/admin/kdamonds
+registry=/run/lock/anonsim-damon
+[ -w /run/lock ] || registry=/tmp/anonsim-damon.lock
+# (a context is on, or off and listed by a run under way)
+if ! as_root || [ ! -x "$rechost" ] || { ! grep -qx on $states/*/state 2>/dev/null &&
+	! grep -q "^paused $states/" "$registry" 2>/dev/null; }; then
+	echo "no DAMON context on or paused, or not root: the shared pause is not checked"
+else
+	! grep -q "^user $pid " "$registry" || fail "the run killed by SIGTERM is still registered: $(cat "$registry")"
+	trap '"$rechost" damon resume $$; rm -rf "$tmp"' EXIT
+	[ "$("$rechost" damon pause $$)" = paused ] || fail "anonsim-rec-host damon pause: not paused"
+	! grep -qx on $states/*/state || fail "DAMON on after the pause: $(cat $states/*/state)"
+	expect_status 0 "$ANONSIM" live -s read-copy -d "$tmp/scratch" "$phases"
+	expect_match "$out" ", DAMON paused"
+	! grep -qx on $states/*/state || fail "a live run beside a pause switched DAMON on"
+	grep -q "^user $$ " "$registry" || fail "this script left the registry: $(cat "$registry")"
+	"$rechost" damon resume $$
+	trap 'rm -rf "$tmp"' EXIT
+	! grep -q "^user $$ " "$registry" || fail "still registered after resume: $(cat "$registry")"
+fi
+
 # what cannot run, and bad input
 expect_status 1 "$ANONSIM" live -s devanon "$phases"
 expect_match "$err" "live: --strategy 'devanon' cannot run live: it needs the /dev/anon driver"

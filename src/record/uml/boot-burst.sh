@@ -95,7 +95,7 @@ hl_require "$uml"
 image=$(cd "$(dirname "$image")" && pwd -P)/$(basename "$image")
 hl_traps
 hl_scratch_open "$parent" || fail "cannot make a scratch directory under $parent"
-hl_damon_pause
+hl_damon_pause "$rechost"
 
 if [ "$layout" = private ]; then
 	disk=$hl_scratch/disk.img
