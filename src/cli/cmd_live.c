@@ -65,8 +65,11 @@ static void live_usage(FILE *f)
 	      "                        of at their time on the host's clock (quicker,\n"
 	      "                        but the kernel then reclaims with statistics\n"
 	      "                        older than the pressure: not what UML meets)\n"
-	      "                        Under -m the host's DAMON contexts are paused\n"
-	      "                        for the run (see anonsim(1))\n"
+	      "      --read-zeros      leave the zeros a read of the sparse disk files\n"
+	      "                        copies (default: each page a read fills gets\n"
+	      "                        data, as from a real disk: Linux 6.12 and later\n"
+	      "                        swap a page of zeros without I/O)\n"
+	      "The host's DAMON contexts are paused for every run (see anonsim(1)).\n"
 	      OUT_OPTIONS_HELP
 	      QUIET_NAMES_HELP
 	      "  -h, --help            this help\n"
@@ -285,6 +288,7 @@ static int put_json(FILE *f, const struct live_opts *o, const struct live_result
 	json_string(&j, "dir", o->dir);
 	json_number(&j, "cache_tolerance_pct", fmt_double(b, o->cache_tolerance));
 	json_bool(&j, "paced", mo.host_mem && !o->fast);
+	json_bool(&j, "read_zeros", o->read_zeros);
 	json_end(&j);
 	if ((rc = json_traces(&j, traces, ntraces)))
 		return rc;
@@ -296,7 +300,7 @@ static int put_json(FILE *f, const struct live_opts *o, const struct live_result
 	return 0;
 }
 
-enum { O_TOL = HOST_O_END, O_FAST };
+enum { O_TOL = HOST_O_END, O_FAST, O_READ_ZEROS };
 
 /* What the command line asks of a live run. */
 struct live_cli {
@@ -346,6 +350,9 @@ static int live_option(struct live_cli *cli, int opt, char **argv)
 			return EXIT_USAGE;
 		}
 		return 0;
+	case O_READ_ZEROS:
+		cli->o.read_zeros = true;
+		return 0;
 	case O_FAST:
 		cli->o.fast = true;
 		return 0;
@@ -374,6 +381,7 @@ static int live_parse(struct live_cli *cli, int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "cache-tolerance", required_argument, NULL, O_TOL },
 		{ "fast", no_argument, NULL, O_FAST },
+		{ "read-zeros", no_argument, NULL, O_READ_ZEROS },
 		{ "quiet", no_argument, NULL, 'q' },
 		OUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },

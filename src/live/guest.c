@@ -101,7 +101,7 @@ static int open_own(struct live_guest *g, unsigned d, char *err, size_t errlen)
 
 int live_guest_init(struct live_guest *g, const struct live_strategy *s,
 		    const struct trace_header *hdr, int memfd,
-		    const struct live_device *dev, char *err, size_t errlen)
+		    const struct live_device *dev, bool read_zeros, char *err, size_t errlen)
 {
 	unsigned d;
 
@@ -109,6 +109,7 @@ int live_guest_init(struct live_guest *g, const struct live_strategy *s,
 	g->s = s;
 	g->hdr = hdr;
 	g->memfd = memfd;
+	g->read_zeros = read_zeros;
 	g->npages = hdr->memory >> PG_SHIFT;
 	memcpy(g->dev, dev, sizeof(g->dev));
 	for (d = 0; d < TRACE_MAX_DEVICES; d++) {
@@ -297,6 +298,23 @@ static int remap_own(struct live_guest *g, uint64_t p, uint64_t nr, char *err, s
 
 /* --- events -------------------------------------------------------------------- */
 
+/*
+ * The images are sparse: a read returns zeros where a real disk returns
+ * data, and a tmpfs page of zeros is swapped without I/O and freed at once
+ * (Linux 6.12's swap zeromap), which a guest's copy of its disk is not.
+ * So each page a read fills gets a byte that is not zero, unless
+ * --read-zeros.
+ */
+static void mark_data(const struct live_guest *g, unsigned char *buf, uint64_t len)
+{
+	uint64_t off;
+
+	if (g->read_zeros)
+		return;
+	for (off = 0; off < len; off += PG_SIZE)
+		buf[off] |= 0x80;
+}
+
 static int copy_read(struct live_guest *g, const struct trace_event *ev,
 		     char *err, size_t errlen)
 {
@@ -308,12 +326,16 @@ static int copy_read(struct live_guest *g, const struct trace_event *ev,
 	if (g->s->anon_dev) {
 		/* through the file, as a copy through the mapping would fill it */
 		if (grow_bounce(g, ev->length, err, errlen) ||
-		    dev_read(g, ev, g->bounce, err, errlen) ||
-		    io_full(true, g->memfd, g->bounce, ev->length, ev->page << PG_SHIFT,
+		    dev_read(g, ev, g->bounce, err, errlen))
+			return -1;
+		mark_data(g, g->bounce, ev->length);
+		if (io_full(true, g->memfd, g->bounce, ev->length, ev->page << PG_SHIFT,
 			    err, errlen))
 			return -1;
 	} else if (dev_read(g, ev, g->phys + (ev->page << PG_SHIFT), err, errlen)) {
 		return -1;
+	} else {
+		mark_data(g, g->phys + (ev->page << PG_SHIFT), ev->length);
 	}
 	for (p = ev->page; p < ev->page + np; p++)
 		g->state[p] |= PAGE_DATA;

@@ -63,6 +63,7 @@ struct live_guest {
 	uint64_t window_origin;		/* trace address at the window's middle */
 	uint64_t phys_base;		/* /dev/anon: trace address of page 0 */
 	struct live_device dev[TRACE_MAX_DEVICES];
+	bool read_zeros;		/* a read leaves the sparse images' zeros */
 	/* the devices' images as this instance opened them (dev[].image) */
 	struct live_image own[TRACE_MAX_DEVICES];
 	unsigned char *bounce;		/* page-aligned buffer for reads and writes */
@@ -86,7 +87,7 @@ struct live_guest {
  */
 int live_guest_init(struct live_guest *g, const struct live_strategy *s,
 		    const struct trace_header *hdr, int memfd,
-		    const struct live_device *dev, char *err, size_t errlen);
+		    const struct live_device *dev, bool read_zeros, char *err, size_t errlen);
 
 /* Execute one event; 0, or -1 with the failing call in @err. */
 int live_guest_event(struct live_guest *g, const struct trace_event *ev,

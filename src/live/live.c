@@ -199,7 +199,7 @@ static int start_instance(struct run *r, unsigned k, char *err, size_t errlen)
 	if ((r->s->anon_dev ?
 	     resident_view_open_anon(&in->view, in->memfd, r->hdr.memory >> PG_SHIFT, err, errlen) :
 	     resident_view_open(&in->view, in->memfd, r->hdr.memory >> PG_SHIFT, err, errlen)) ||
-	    live_proc_start(&in->proc, r->path, r->s, in->memfd, in->dev,
+	    live_proc_start(&in->proc, r->path, r->s, in->memfd, in->dev, r->o->read_zeros,
 			    r->pressure ? cgroup_add : NULL, err, errlen))
 		return -1;
 	scratch_watch_child(in->proc.pid);
@@ -237,7 +237,8 @@ static int probe_overhead(struct run *r, uint64_t *bytes, char *err, size_t errl
 	memset(dev, 0, sizeof(dev));
 	for (d = 0; d < r->hdr.nr_devices; d++)
 		dev[d].image = &image_of(r, base_ident(&r->hdr.devices[d]))->im;
-	if (live_proc_start(&p, r->path, r->s, memfd, dev, cgroup_add, err, errlen)) {
+	if (live_proc_start(&p, r->path, r->s, memfd, dev, r->o->read_zeros, cgroup_add,
+			    err, errlen)) {
 		close(memfd);
 		return -1;
 	}

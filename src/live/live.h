@@ -30,6 +30,8 @@ struct live_opts {
 	bool fast;			/* under pressure: events as fast as they go, not
 					 * at their host time */
 	double cache_tolerance;		/* percent: page cache, real against model */
+	bool read_zeros;		/* pages a read fills keep the sparse images'
+					 * zeros (guest.c, mark_data()) */
 };
 
 /* One comparison, real beside model: before a phase event, or at the end. */

@@ -53,7 +53,7 @@ static int write_full(int fd, const void *buf, size_t len)
 
 static void __attribute__((noreturn))
 proc_main(const char *path, const struct live_strategy *s, int memfd,
-	  const struct live_device *dev, int in, int out)
+	  const struct live_device *dev, bool read_zeros, int in, int out)
 {
 	char err[1024], ok = 'd';
 	struct trace_reader *r;
@@ -77,7 +77,7 @@ proc_main(const char *path, const struct live_strategy *s, int memfd,
 		msg("%s", err);
 		_exit(EXIT_DATA);
 	}
-	if (live_guest_init(&g, s, trace_header(r), memfd, dev, err, sizeof(err))) {
+	if (live_guest_init(&g, s, trace_header(r), memfd, dev, read_zeros, err, sizeof(err))) {
 		msg("%s: %s", path, err);
 		_exit(EXIT_DATA);
 	}
@@ -135,7 +135,7 @@ static int reap(struct live_proc *p, char *err, size_t errlen)
 
 int live_proc_start(struct live_proc *p, const char *path,
 		    const struct live_strategy *s, int memfd,
-		    const struct live_device *dev,
+		    const struct live_device *dev, bool read_zeros,
 		    int (*before_go)(pid_t pid, char *err, size_t errlen),
 		    char *err, size_t errlen)
 {
@@ -166,7 +166,7 @@ int live_proc_start(struct live_proc *p, const char *path,
 	if (p->pid == 0) {
 		close(down[1]);
 		close(up[0]);
-		proc_main(path, s, memfd, dev, down[0], up[1]);
+		proc_main(path, s, memfd, dev, read_zeros, down[0], up[1]);
 	}
 	close(down[0]);
 	close(up[1]);

@@ -20,13 +20,14 @@ struct live_proc {
 };
 
 /*
- * Fork the instance of @path over memory file @memfd and devices @dev.
+ * Fork the instance of @path over memory file @memfd and devices @dev
+ * (@read_zeros: live_opts).
  * @before_go runs in the parent once the process exists and before it
  * starts (to put it in a cgroup); 0 or -1 (@err).
  */
 int live_proc_start(struct live_proc *p, const char *path,
 		    const struct live_strategy *s, int memfd,
-		    const struct live_device *dev,
+		    const struct live_device *dev, bool read_zeros,
 		    int (*before_go)(pid_t pid, char *err, size_t errlen),
 		    char *err, size_t errlen);
 

@@ -87,7 +87,7 @@ drawn two.png "sweep, bars grouped by combination; groups: 2.4_reclaim:n=1 2.4_r
 # live: a committed run under pressure (tmpfs, page cache and swap), and
 # CSV of two strategies without swap (a quoted trace name)
 drawn live.png "live, real beside the model over time; series: tmpfs-real tmpfs-model page-cache-real page-cache-model swap-real swap-model" \
-	"$src/bench/results/calibrate/boot64-128-6-rc/run-1.json"
+	"$src/bench/results/calibrate-zero-reads/boot64-128-6-rc/run-1.json"
 cat >live.csv <<'END'
 trace,strategy,instances,point,time_s,tmpfs_pages,tmpfs_blocks_pages,model_tmpfs_pages,cache_pages,model_cache_pages,swap_pages,model_swap_pages,swap_out_pages,model_swap_out_pages,cgroup_pages,first_swap_out_s,model_first_swap_out_s,within_tolerance
 "phases, a.trace",read-copy,1,boot-done,0.5,256,256,256,512,512,0,0,0,0,,,,yes

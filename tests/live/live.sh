@@ -57,7 +57,7 @@ if command -v jq >/dev/null; then
 		fail "jq refuses live --json: $(cat "$tmp/phases.json")"
 	want='["live",{"host_mem_mib":null,"swap_mib":0,"policy":"modern","overhead_mib":0,'
 	want=$want'"stagger_s":null,"instances":1,"strategies":["punch","free-hint"],'
-	want=$want"\"dir\":\"$tmp/scratch\",\"cache_tolerance_pct\":2,\"paced\":false},"
+	want=$want"\"dir\":\"$tmp/scratch\",\"cache_tolerance_pct\":2,\"paced\":false,\"read_zeros\":false},"
 	want=$want"[[\"$phases\",1048576,[\"ubda\",\"ubdb\"]]],"
 	want=$want'[["punch",1,true,null,[["one",3,3,true,0,null,true],["two",4,4,true,0,null,true],'
 	want=$want'["three",5,5,true,0,null,true],["end",5,5,true,0,null,true]]],'
