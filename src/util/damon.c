@@ -285,17 +285,16 @@ static int switch_off(const struct damon_paths *p, struct registry *r)
 
 		if (!is_on(path))
 			continue;
+		/* listed once off (signals are held): a run that may not
+		 * switch it off leaves it to one that may */
 		if (strlen(path) >= REG_PATH ||
-		    (!listed(r, path) && r->nr_paused == REG_MAX)) {
+		    (!listed(r, path) && r->nr_paused == REG_MAX) ||
+		    write_state(path, "off")) {
 			rc = -1;
 			continue;
 		}
-		/* listed before it is switched off: the last run out switches
-		 * on a context left on, which does no harm */
 		if (!listed(r, path))
 			memcpy(r->paused[r->nr_paused++], path, strlen(path) + 1);
-		if (write_state(path, "off"))
-			rc = -1;
 	}
 	globfree(&g);
 	return rc;
@@ -350,9 +349,14 @@ void damon_resume(const struct damon_paths *p, pid_t user)
 		return;
 	registry_prune(&r, user, 1, &found);
 	if (found && !r.nr_users) {
+		int kept = 0;
+
+		/* one that cannot be switched on (this run may not) stays
+		 * listed, for the next run out */
 		for (i = 0; i < r.nr_paused; i++)
-			write_state(r.paused[i], "on");
-		r.nr_paused = 0;
+			if (write_state(r.paused[i], "on"))
+				memmove(r.paused[kept++], r.paused[i], REG_PATH);
+		r.nr_paused = kept;
 	}
 	registry_unlock(fd, &r);
 }

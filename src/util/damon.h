@@ -11,7 +11,9 @@
  * used again) and the contexts switched off.  The first run in switches
  * off what is on; the last one out switches it all on again.  A run
  * killed outright (SIGKILL) is dropped as dead by the next run to come or
- * go, and what it paused is switched on when that run leaves.
+ * go, and what it paused is switched on when that run leaves.  A context
+ * is listed only once switched off, and stays listed until one is out that
+ * may switch it on (a run without root may do neither).
  */
 #ifndef ANONSIM_DAMON_H
 #define ANONSIM_DAMON_H

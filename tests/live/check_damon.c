@@ -218,6 +218,23 @@ START_TEST(resume_last)
 }
 END_TEST
 
+/* A context that cannot be switched on stays listed for the next run out. */
+START_TEST(cannot_switch_on)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "paused %s/0\n", dir);	/* a directory: no write */
+	put(registry, text);
+	ck_assert_int_eq(damon_pause(&paths, getpid()), DAMON_PAUSED);
+	ck_assert_str_eq(got(state0), "off");
+	damon_resume(&paths, getpid());
+	ck_assert_str_eq(got(state0), "on");
+	snprintf(text, sizeof(text), "paused %s/0\n", dir);
+	ck_assert_str_eq(got(registry), text);
+	unlink(registry);
+}
+END_TEST
+
 START_TEST(bad_registry_lines)
 {
 	char text[512];
@@ -249,6 +266,7 @@ int main(void)
 	tcase_add_test(tc, nothing_on);
 	tcase_add_test(tc, registry_cannot_be_made);
 	tcase_add_test(tc, resume_last);
+	tcase_add_test(tc, cannot_switch_on);
 	tcase_add_test(tc, bad_registry_lines);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
