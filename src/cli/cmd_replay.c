@@ -36,6 +36,10 @@ static void replay_usage(FILE *f)
 	      "      --series FILE     write host memory by category over trace time (CSV;\n"
 	      "                        - for standard output, the report then in -o FILE)\n"
 	      "      --series-step SECS  sampling step of --series (default: 0.1)\n"
+	      "      --reclaim-log FILE  write each reclaim of the modern policy (CSV: when,\n"
+	      "                        readahead's or not, priority, pages scanned, written,\n"
+	      "                        freed, deactivated; bench/reclaim_trace.sh sets the\n"
+	      "                        kernel's beside it)\n"
 	      QUIET_PROGRESS_HELP
 	      "  -h, --help            this help\n"
 	      "\n", f);
@@ -43,7 +47,7 @@ static void replay_usage(FILE *f)
 	fputs("\n" EXIT_STATUS_HELP, f);
 }
 
-enum { O_PAGES = HOST_O_END, O_SERIES, O_STEP };
+enum { O_PAGES = HOST_O_END, O_SERIES, O_STEP, O_RECLAIM_LOG };
 
 static const struct option replay_options[] = {
 	HOST_LONG_OPTIONS,
@@ -52,6 +56,7 @@ static const struct option replay_options[] = {
 	{ "pages", no_argument, NULL, O_PAGES },
 	{ "series", required_argument, NULL, O_SERIES },
 	{ "series-step", required_argument, NULL, O_STEP },
+	{ "reclaim-log", required_argument, NULL, O_RECLAIM_LOG },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -63,6 +68,8 @@ struct replay_cli {
 	struct out out;
 	const char *series_path;
 	struct out series;		/* once opened, when series_path ("-": standard output) */
+	const char *reclaim_path;
+	struct out reclaim;		/* once opened, when reclaim_path */
 	bool quiet, pages;
 	char **traces;
 	unsigned ntraces;
@@ -96,6 +103,11 @@ static int replay_own_option(struct replay_cli *rp, int c, char **argv)
 			return bad_option_value("--series", optarg,
 						"a file name, or - for standard output");
 		rp->series_path = optarg;
+		return 0;
+	case O_RECLAIM_LOG:
+		if (!*optarg || !strcmp(optarg, "-"))
+			return bad_option_value("--reclaim-log", optarg, "a file name");
+		rp->reclaim_path = optarg;
 		return 0;
 	case O_STEP: {
 		int64_t us = parse_seconds(optarg);
@@ -143,7 +155,39 @@ static int replay_parse(struct replay_cli *rp, int argc, char **argv)
 	return 0;
 }
 
-/* The output, then the --series file and its header; 0, or an exit status (none left open). */
+/* The --series and --reclaim-log files dropped (a failure after they opened). */
+static void replay_abort_sides(struct replay_cli *rp)
+{
+	if (rp->hc.o.series)
+		out_abort(&rp->series);
+	if (rp->hc.o.reclaim_log)
+		out_abort(&rp->reclaim);
+	rp->hc.o.series = rp->hc.o.reclaim_log = NULL;
+}
+
+/* The --reclaim-log file and its header; 0, or an exit status (all dropped). */
+static int replay_open_reclaim_log(struct replay_cli *rp)
+{
+	int rc;
+
+	if (!rp->reclaim_path)
+		return 0;
+	out_init(&rp->reclaim);
+	rp->reclaim.path = rp->reclaim_path;
+	if ((rc = out_open(&rp->reclaim, rp->traces, rp->ntraces))) {
+		replay_abort_sides(rp);
+		out_abort(&rp->out);
+		return rc;
+	}
+	rp->hc.o.reclaim_log = rp->reclaim.f;
+	host_reclaim_log_header(rp->reclaim.f);
+	return 0;
+}
+
+/*
+ * The output, then the --series file and its header, then the
+ * --reclaim-log file; 0, or an exit status (none left open).
+ */
 static int replay_open_outputs(struct replay_cli *rp)
 {
 	int rc;
@@ -156,7 +200,7 @@ static int replay_open_outputs(struct replay_cli *rp)
 	if ((rc = out_open(&rp->out, rp->traces, rp->ntraces)))
 		return rc;
 	if (!rp->series_path)
-		return 0;
+		return replay_open_reclaim_log(rp);
 	out_init(&rp->series);
 	rp->series.path = rp->series_path;
 	if ((rc = out_open(&rp->series, rp->traces, rp->ntraces))) {
@@ -166,7 +210,7 @@ static int replay_open_outputs(struct replay_cli *rp)
 	rp->hc.o.series = rp->series.f;
 	fputs("strategy,time_s,tmpfs_mib,cache_mib,swap_table_mib,map_table_mib,"
 	      "overhead_mib,total_mib,swap_used_mib\n", rp->hc.o.series);
-	return 0;
+	return replay_open_reclaim_log(rp);
 }
 
 /* Each strategy's replay, into @rr; 0, or an exit status (both outputs dropped). */
@@ -190,8 +234,7 @@ static int replay_run_all(struct replay_cli *rp, struct replay_results *rr)
 				err, sizeof(err));
 		if (rc) {
 			msg("%s", err);
-			if (rp->series_path)
-				out_abort(&rp->series);
+			replay_abort_sides(rp);
 			out_abort(&rp->out);
 			return rc;
 		}
@@ -239,7 +282,7 @@ static int replay_report(struct replay_cli *rp, const struct replay_results *rr)
 
 int cmd_replay(int argc, char **argv)
 {
-	struct replay_cli rp = { .series_path = NULL };
+	struct replay_cli rp = { .series_path = NULL, .reclaim_path = NULL };
 	struct replay_results rr;
 	int rc;
 
@@ -256,6 +299,12 @@ int cmd_replay(int argc, char **argv)
 	if ((rc = replay_run_all(&rp, &rr)))
 		return rc;
 	if (rp.series_path && (rc = out_close(&rp.series))) {
+		rp.hc.o.series = NULL;
+		replay_abort_sides(&rp);
+		out_abort(&rp.out);
+		return rc;
+	}
+	if (rp.reclaim_path && (rc = out_close(&rp.reclaim))) {
 		out_abort(&rp.out);
 		return rc;
 	}

@@ -548,6 +548,7 @@ static void deactivate_file(struct host *h, uint64_t nr)
 		pagecache_deactivate(h, pc, e->page);
 		done += before - h->active_file;
 	}
+	h->tally.deactivated += done;
 }
 
 /* shrink_inactive_list(): scan @nr pages of a kind; returns pages freed. */
@@ -586,6 +587,13 @@ static uint64_t shrink_inactive(struct host *h, bool file, uint64_t nr)
 		default:
 			scanned++;
 		}
+	}
+	if (file) {
+		h->tally.file_freed += freed;
+	} else {
+		h->tally.anon_scanned += scanned;
+		h->tally.anon_written += written;
+		h->tally.anon_freed += freed;
 	}
 	/* a swap-out is IO; a clean file page is not; a written one is kept */
 	note_cost(h, file, written, scanned - freed);
@@ -645,6 +653,34 @@ static void shrink_lruvec(struct host *h, uint64_t nr[3], uint64_t nr_to_reclaim
 	}
 }
 
+void host_reclaim_log_header(FILE *f)
+{
+	fputs("strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,"
+	      "anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,"
+	      "active_file_pages\n", f);
+}
+
+/*
+ * One reclaim, as bench/reclaim_trace.sh reads the kernel's: kind nofs
+ * (readahead's charge: may not write tmpfs) or full; the pages the charge
+ * asked for; the lowest priority scanned; what it scanned, wrote, freed
+ * and deactivated; the lists as it left them.
+ */
+static void reclaim_log_line(const struct host *h, uint64_t asked, uint64_t reclaimed)
+{
+	const struct reclaim_tally *t = &h->tally;
+
+	fprintf(h->reclaim_log, "%s,%llu.%06llu,%s,%llu,%d,%llu,%llu,%llu,%llu,%llu,%llu,"
+		"%llu,%llu,%llu\n", h->reclaim_label ? h->reclaim_label : "",
+		(unsigned long long)(h->now_us / 1000000), (unsigned long long)(h->now_us % 1000000),
+		h->nofs ? "nofs" : "full", (unsigned long long)asked, t->priority,
+		(unsigned long long)reclaimed, (unsigned long long)t->anon_scanned,
+		(unsigned long long)t->anon_written, (unsigned long long)t->anon_freed,
+		(unsigned long long)t->file_freed, (unsigned long long)t->deactivated,
+		(unsigned long long)h->pages[CAT_TMPFS], (unsigned long long)inactive_file(h),
+		(unsigned long long)h->active_file);
+}
+
 enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_FILE };	/* no SCAN_ANON: swappiness is 60 */
 
 /*
@@ -658,6 +694,10 @@ static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 	size_t wb;
 	int prio;
 
+	uint64_t asked = nr_to_reclaim;
+
+	memset(&h->tally, 0, sizeof(h->tally));
+	h->tally.priority = DEF_PRIORITY;
 	if (nr_to_reclaim < SWAP_CLUSTER_MAX)
 		nr_to_reclaim = SWAP_CLUSTER_MAX;
 	stats_flush(h);
@@ -676,6 +716,9 @@ retry:
 		uint64_t nr[3], fraction[2] = { 0, 1 }, denominator = 1;
 		enum scan_balance sb;
 		int i;
+
+		if (prio < h->tally.priority)
+			h->tally.priority = prio;
 
 		if (!can_swap)
 			sb = SCAN_FILE;
@@ -718,6 +761,8 @@ retry:
 		goto retry;
 	}
 	h->refaults_snapshot = h->stats.refault_activations;	/* snapshot_refaults() */
+	if (h->reclaim_log)
+		reclaim_log_line(h, asked, reclaimed);
 	/* pages moved to the inactive list, or written to swap, are
 	 * reclaimed on the next call */
 	return reclaimed > 0 || h->active_file < deactivated || h->wb_nr > wb;

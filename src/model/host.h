@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kernel/shmem_table.h"
 #include "kernel/user/kapi_user.h"
@@ -171,7 +172,23 @@ struct host {
 	struct kapi_ctx kctx;		/* table pages of every instance */
 	struct read_stats reads;
 	uint64_t evicted_cache, evicted_mapped;
+
+	/*
+	 * What the running modern reclaim did, as the kernel's vmscan
+	 * tracepoints count it; a CSV line each on @reclaim_log (NULL: none),
+	 * labelled @reclaim_label (host_reclaim_log_header()).
+	 */
+	struct reclaim_tally {
+		uint64_t anon_scanned, anon_written, anon_freed;
+		uint64_t file_freed, deactivated;
+		int priority;		/* the lowest scanned */
+	} tally;
+	FILE *reclaim_log;
+	const char *reclaim_label;
 };
+
+/* The header of the --reclaim-log CSV (its columns: README, "Under pressure"). */
+void host_reclaim_log_header(FILE *f);
 
 /* A host whose /dev/anon and tmpfs files have block tables of @geom. */
 void host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,

@@ -56,6 +56,7 @@ struct replay_opts {
 	const struct shmem_geom *geom;
 	FILE *series;			/* memory over time as CSV, or NULL */
 	uint64_t series_step_us;
+	FILE *reclaim_log;		/* each modern reclaim as CSV (host.h), or NULL */
 	bool progress;			/* a progress line on stderr */
 	uint64_t progress_events;	/* events the replay will apply, for the
 					 * line's estimate; 0: not known */

@@ -25,6 +25,30 @@ expect_status 2 "$ANONSIM" replay -q --series "$tmp/t.csv" "$corrupt"
 expect_match "$err" 'bad-crc.trace.gz: corrupt gzip stream'
 [ -z "$(ls "$tmp" | grep '^t\.csv')" ] || fail "a failed replay left a series file"
 
+# --reclaim-log: a line per modern reclaim; readahead's (nofs) writes no
+# tmpfs page, each frees what its tmpfs and page cache columns add up to,
+# and the writes add up to the report's swap-outs, strategy by strategy;
+# the 2.4 policy has no such reclaim; written only on success
+boot64="$top_srcdir/traces/debian-boot-64M.trace.gz"
+expect_status 0 "$ANONSIM" replay -q --json --pages --reclaim-log "$tmp/r.csv" -n 6 -m 128M \
+	--swap 256M -s read-copy,punch "$boot64"
+[ "$(head -n 1 "$tmp/r.csv")" = "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,active_file_pages" ] ||
+	fail "reclaim log header: $(head -n 1 "$tmp/r.csv")"
+bad=$(awk -F, 'NR > 1 && (NF != 14 || ($3 != "nofs" && $3 != "full") || $5 < 0 || $5 > 12 ||
+	($3 == "nofs" && $8 != 0) || $6 != $9 + $10) { print NR": "$0; exit }' "$tmp/r.csv")
+[ -z "$bad" ] || fail "reclaim log line $bad"
+if command -v jq >/dev/null; then
+	want=$(printf '%s\n' "$out" | jq -r '.results[] | "\(.strategy) \(.swap_out_pages)"')
+	got=$(awk -F, 'NR > 1 { w[$1] += $8 } END { print "read-copy " w["read-copy"]; print "punch " w["punch"] }' "$tmp/r.csv")
+	[ "$got" = "$want" ] || fail "reclaim log writes: $got; swap-outs reported: $want"
+fi
+expect_status 0 "$ANONSIM" replay -q --policy 2.4 --reclaim-log "$tmp/r24.csv" -n 6 -m 128M "$boot64"
+[ "$(wc -l <"$tmp/r24.csv")" -eq 1 ] || fail "2.4 policy: reclaim log of $(wc -l <"$tmp/r24.csv") lines"
+expect_status 1 "$ANONSIM" replay --reclaim-log - "$boot64"
+[ "$err" = "anonsim replay: --reclaim-log '-': expected a file name" ] || fail "--reclaim-log -: $err"
+expect_status 2 "$ANONSIM" replay -q --reclaim-log "$tmp/t2.csv" "$corrupt"
+[ -z "$(ls "$tmp" | grep '^t2\.csv')" ] || fail "a failed replay left a reclaim log"
+
 # cost follows the pages a trace uses, not the sizes it declares: four
 # events on 1 TiB of memory and disk replay in 256 MiB of address space
 # (not under the sanitizers, which reserve terabytes for their shadow)

@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# reclaim_trace.sh - one pressured live run with the kernel's vmscan
+# tracepoints on, each memory cgroup reclaim summed as the model's
+# --reclaim-log writes its own, and the two set side by side.
+set -u
+usage() {
+	cat <<USAGE
+usage: bench/reclaim_trace.sh [options] -m SIZE TRACE
+
+Runs "anonsim live --json" on TRACE in a memory cgroup of SIZE with the
+kernel's vmscan tracepoints on (memcg reclaim begin and end, shrink of the
+inactive and active lists, folio writes) and /proc/vmstat read before and
+after, then "anonsim replay --reclaim-log" with the same instances,
+memory, swap, strategy and the overhead the live run measured.  Writes
+into OUT:
+  live.json     the live run
+  trace.txt     the kernel's trace
+  vmstat.diff   what changed in /proc/vmstat over the run
+  kernel.csv    each kernel reclaim, in the model's columns
+  model.csv     each model reclaim (anonsim replay --reclaim-log)
+and prints, per kind of reclaim (nofs: readahead's charge, which may not
+write tmpfs; full: any other), the kernel's counts beside the model's:
+calls, calls down to priority 0, tmpfs pages scanned, written, freed,
+page cache freed, deactivated.  The tracing settings are put back after
+the run, also on INT, TERM and HUP; tracefs is unmounted if this mounted it.
+
+  -m SIZE           the memory cgroup (required)
+  -n N              instances (default: 1)
+  -s STRATEGY       (default: read-copy)
+      --swap SIZE   swap file (default: 256M)
+      --stagger S   seconds between instances' starts
+      --read-zeros  reads leave the sparse disk files' zeros (anonsim(1))
+  -o, --output DIR  (default: a new directory under \${TMPDIR:-/tmp})
+  -h, --help        this text
+Environment: ANONSIM (default: ./anonsim of the build tree), JQ (jq).
+Exit status: 0 done; 1 usage error; 5 a run failed, or another pressured
+run is under way (the tracepoints would count its reclaims); 77 cannot run here
+(not root, not Linux, no tracefs with the vmscan events, no jq).
+USAGE
+}
+top=$(cd "$(dirname "$0")/.." && pwd)
+anonsim=${ANONSIM:-$top/anonsim} jq=${JQ:-jq}
+mem= n=1 strat=read-copy swap=256M stagger= zeros= out= trace=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-m|-n|-s|--swap|--stagger|-o|--output)
+		[ $# -ge 2 ] || { echo "reclaim_trace: $1 needs a value" >&2; exit 1; } ;;
+	esac
+	case $1 in
+	-m) mem=$2; shift 2 ;;
+	-n) n=$2; shift 2 ;;
+	-s) strat=$2; shift 2 ;;
+	--swap) swap=$2; shift 2 ;;
+	--stagger) stagger=$2; shift 2 ;;
+	--read-zeros) zeros=--read-zeros; shift ;;
+	-o|--output) out=$2; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	-*) echo "reclaim_trace: unknown option '$1' (see --help)" >&2; exit 1 ;;
+	*) [ -z "$trace" ] || { echo "reclaim_trace: one trace only" >&2; exit 1; }
+	   trace=$1; shift ;;
+	esac
+done
+[ -n "$mem" ] || { echo "reclaim_trace: -m SIZE is required (see --help)" >&2; exit 1; }
+[ -n "$trace" ] || { echo "reclaim_trace: no trace given (see --help)" >&2; exit 1; }
+[ -r "$trace" ] || { echo "reclaim_trace: $trace: cannot read it" >&2; exit 1; }
+skip() { echo "reclaim_trace: SKIP: $*" >&2; exit 77; }
+[ "$(uname -s)" = Linux ] || skip "needs a Linux host"
+[ "$(id -u)" = 0 ] || skip "needs root (tracefs, a memory cgroup, a swap file)"
+command -v "$jq" >/dev/null 2>&1 || skip "needs jq"
+[ -x "$anonsim" ] || { echo "reclaim_trace: $anonsim: not built (make, or ANONSIM)" >&2; exit 1; }
+
+# the tracepoints see every cgroup's reclaim: no other pressured run may
+# be under way (each holds the swap lock, src/live/cgroup.c)
+lock=/run/lock/anonsim-swap
+[ -w /run/lock ] || lock=/tmp/anonsim-swap.lock
+if [ -e "$lock" ] && ! flock -n "$lock" true; then
+	echo "reclaim_trace: another pressured run holds $lock: its reclaims would be traced too; run this after it" >&2
+	exit 5
+fi
+
+T=/sys/kernel/tracing
+mounted=
+if [ ! -d "$T/events" ]; then
+	mount -t tracefs nodev "$T" 2>/dev/null || skip "cannot mount tracefs at $T"
+	mounted=1
+fi
+events="mm_vmscan_memcg_reclaim_begin mm_vmscan_memcg_reclaim_end
+	mm_vmscan_lru_shrink_inactive mm_vmscan_lru_shrink_active mm_vmscan_write_folio"
+for e in $events; do
+	[ -w "$T/events/vmscan/$e/enable" ] || {
+		[ -z "$mounted" ] || umount "$T"
+		skip "no tracepoint vmscan/$e in $T"
+	}
+done
+if [ -z "$out" ]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/reclaim-trace.XXXXXX") || exit 5
+else
+	mkdir -p "$out" || exit 5
+fi
+
+# the settings as they were, put back however the run ends
+saved_on=$(cat "$T/tracing_on") saved_kb=$(cat "$T/buffer_size_kb")
+saved_events=
+for e in $events; do saved_events="$saved_events $(cat "$T/events/vmscan/$e/enable")"; done
+restored=
+restore() {
+	[ -z "$restored" ] || return 0
+	restored=1
+	echo 0 >"$T/tracing_on"
+	set -- $saved_events
+	for e in $events; do echo "$1" >"$T/events/vmscan/$e/enable"; shift; done
+	echo "$saved_kb" >"$T/buffer_size_kb"
+	echo >"$T/trace"
+	echo "$saved_on" >"$T/tracing_on"
+	[ -z "$mounted" ] || umount "$T"
+}
+trap restore EXIT
+trap 'restore; exit 130' INT
+trap 'restore; exit 143' TERM
+trap 'restore; exit 129' HUP
+
+echo 0 >"$T/tracing_on"
+echo >"$T/trace"
+echo 65536 >"$T/buffer_size_kb"	# per CPU: a few hundred bytes a reclaim
+for e in $events; do echo 1 >"$T/events/vmscan/$e/enable"; done
+set -- -s "$strat" -n "$n" -m "$mem" --swap "$swap"
+[ -z "$stagger" ] || set -- "$@" --stagger "$stagger"
+cat /proc/vmstat >"$out/vmstat.before"
+echo 1 >"$T/tracing_on"
+"$anonsim" live --json -o "$out/live.json" $zeros "$@" "$trace" || {
+	echo "reclaim_trace: the live run failed" >&2; exit 5; }
+echo 0 >"$T/tracing_on"
+cat /proc/vmstat >"$out/vmstat.after"
+cat "$T/trace" >"$out/trace.txt"
+grep -q 'LOST EVENTS' "$out/trace.txt" &&
+	echo "reclaim_trace: warning: the trace buffer overflowed: the kernel's counts are short" >&2
+restore
+awk 'NR == FNR { b[$1] = $2; next } $2 != b[$1] { print $1, $2 - b[$1] }' \
+	"$out/vmstat.before" "$out/vmstat.after" >"$out/vmstat.diff"
+
+# each reclaim of the kernel: from its begin to its end on the same task
+awk -v OFS=, '
+function pid_of(line) { match(line, /-[0-9]+ +\[/); return substr(line, RSTART + 1, RLENGTH - 3) + 0 }
+function val(line, key,   v) { v = line; if (!sub(".*" key "=", "", v)) return 0; return v + 0 }
+function when(line,   t, a, n) { t = line; sub(/: mm_vmscan.*/, "", t); n = split(t, a, " "); return a[n] + 0 }
+BEGIN { print "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,active_file_pages" }
+/mm_vmscan_memcg_reclaim_begin:/ {
+	p = pid_of($0); on[p] = 1; t0[p] = when($0)
+	kind[p] = ($0 ~ /__GFP_FS|GFP_KERNEL|GFP_USER|GFP_HIGHUSER/ && $0 !~ /GFP_NOFS/) ? "full" : "nofs"
+	prio[p] = 12; as[p] = aw[p] = af[p] = ff[p] = d[p] = 0
+	next
+}
+/mm_vmscan_lru_shrink_inactive:/ {
+	p = pid_of($0); if (!on[p]) next
+	if (val($0, "priority") < prio[p]) prio[p] = val($0, "priority")
+	if ($0 ~ /RECLAIM_WB_ANON/) { as[p] += val($0, "nr_scanned"); af[p] += val($0, "nr_reclaimed") }
+	else ff[p] += val($0, "nr_reclaimed")
+	next
+}
+/mm_vmscan_lru_shrink_active:/ {
+	p = pid_of($0); if (on[p] && $0 ~ /RECLAIM_WB_FILE/) d[p] += val($0, "nr_deactivated")
+	next
+}
+/mm_vmscan_write_folio:/ { p = pid_of($0); if (on[p]) aw[p]++; next }
+/mm_vmscan_memcg_reclaim_end:/ {
+	p = pid_of($0); if (!on[p]) next
+	on[p] = 0
+	print "kernel", sprintf("%.6f", t0[p]), kind[p], "", prio[p], val($0, "nr_reclaimed"),
+		as[p], aw[p], af[p], ff[p], d[p], "", "", ""
+}' "$out/trace.txt" >"$out/kernel.csv"
+
+# the model with the same memory, swap and the overhead the run measured
+overhead=$("$jq" -r '.results[0].overhead_mib * 1024 | floor' "$out/live.json")
+"$anonsim" replay -q --reclaim-log "$out/model.csv" --overhead "${overhead}K" "$@" "$trace" \
+	>/dev/null || { echo "reclaim_trace: the model's replay failed" >&2; exit 5; }
+
+# per kind, the kernel's and the model's sums
+summary() {	# CSV
+	awk -F, 'NR > 1 { k = $3; n[k]++; if ($5 == 0) z[k]++; s[k] += $7; w[k] += $8
+		f[k] += $9; c[k] += $10; d[k] += $11 }
+	END { for (k in n) printf "%s %d %d %d %d %d %d %d\n", k, n[k], z[k], s[k], w[k], f[k], c[k], d[k] }' "$1"
+}
+summary "$out/kernel.csv" >"$out/kernel.sum"
+summary "$out/model.csv" >"$out/model.sum"
+printf '%-6s %-7s %7s %7s %10s %9s %9s %9s %9s\n' kind side calls "prio 0" "tmpfs scan" written \
+	"tmpfs freed" "cache freed" deactivated
+for k in nofs full; do
+	for side in kernel model; do
+		awk -v k="$k" -v s="$side" '$1 == k { printf "%-6s %-7s %7d %7d %10d %9d %9d %9d %9d\n",
+			k, s, $2, $3, $4, $5, $6, $7, $8; found = 1 }
+			END { if (!found) printf "%-6s %-7s %7d\n", k, s, 0 }' "$out/$side.sum"
+	done
+done
+pswpout=$(awk '$1 == "pswpout" { print $2 }' "$out/vmstat.diff")
+echo "kernel: ${pswpout:-0} pages written to swap with I/O (pswpout; the writes above without I/O held zeros)"
+"$jq" -r '.results[0] | "end: swap used \(.points[-1].swap_pages) (model \(.points[-1].model_swap_pages)), page cache \(.points[-1].cache_pages) (model \(.points[-1].model_cache_pages)), first swap-out \(.first_swap_out_s) s (model \(.model_first_swap_out_s) s)"' "$out/live.json"
+echo "reclaim_trace: results in $out"
