@@ -15,13 +15,13 @@ after, then "anonsim replay --reclaim-log" with the same instances,
 memory, swap, strategy and the overhead the live run measured.  Writes
 into OUT:
   live.json     the live run
-  trace.txt     the kernel's trace
+  trace.txt     the kernel's trace (tens of MB)
   vmstat.diff   what changed in /proc/vmstat over the run
   kernel.csv    each kernel reclaim, in the model's columns
   model.csv     each model reclaim (anonsim replay --reclaim-log)
 and prints, per kind of reclaim (nofs: readahead's charge, which may not
 write tmpfs; full: any other), the kernel's counts beside the model's:
-calls, calls down to priority 0, tmpfs pages scanned, written, freed,
+calls, calls down to priority 0, swap-backed pages scanned, written, freed,
 page cache freed, deactivated.  The tracing settings are put back after
 the run, also on INT, TERM and HUP; tracefs is unmounted if this mounted it.
 

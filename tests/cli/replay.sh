@@ -26,7 +26,7 @@ expect_match "$err" 'bad-crc.trace.gz: corrupt gzip stream'
 [ -z "$(ls "$tmp" | grep '^t\.csv')" ] || fail "a failed replay left a series file"
 
 # --reclaim-log: a line per modern reclaim; readahead's (nofs) writes no
-# tmpfs page, each frees what its tmpfs and page cache columns add up to,
+# tmpfs page (the boot has no anonymous memory of its processes to write), each frees what its tmpfs and page cache columns add up to,
 # and the writes add up to the report's swap-outs, strategy by strategy;
 # the 2.4 policy has no such reclaim; written only on success
 boot64="$top_srcdir/traces/debian-boot-64M.trace.gz"
