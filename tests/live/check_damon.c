@@ -235,6 +235,25 @@ START_TEST(cannot_switch_on)
 }
 END_TEST
 
+/* Switched on meanwhile by something else: a second "on" fails (EBUSY in
+ * sysfs; here the file cannot be written), yet it is on: done. */
+START_TEST(on_already)
+{
+	ck_assert_int_eq(damon_pause(&paths, getpid()), DAMON_PAUSED);
+	put(state0, "on\n");
+	ck_assert_int_eq(chmod(state0, 0444), 0);
+	if (access(state0, W_OK) == 0) {
+		/* root writes anyway: the write then succeeds, also done */
+		damon_resume(&paths, getpid());
+		ck_assert_str_eq(got(registry), "");
+		return;
+	}
+	damon_resume(&paths, getpid());
+	ck_assert_str_eq(got(state0), "on\n");
+	ck_assert_str_eq(got(registry), "");
+}
+END_TEST
+
 START_TEST(bad_registry_lines)
 {
 	char text[512];
@@ -267,6 +286,7 @@ int main(void)
 	tcase_add_test(tc, registry_cannot_be_made);
 	tcase_add_test(tc, resume_last);
 	tcase_add_test(tc, cannot_switch_on);
+	tcase_add_test(tc, on_already);
 	tcase_add_test(tc, bad_registry_lines);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
