@@ -351,11 +351,11 @@ void damon_resume(const struct damon_paths *p, pid_t user)
 	if (found && !r.nr_users) {
 		int kept = 0;
 
-		/* one that cannot be switched on (this run may not) stays
-		 * listed, for the next run out; one on already (something
-		 * else switched it on: a second "on" is EBUSY) is done */
+		/* one on already (something else switched it on; a second
+		 * "on" is EBUSY) is done; one that cannot be switched on
+		 * (this run may not) stays listed, for the next run out */
 		for (i = 0; i < r.nr_paused; i++)
-			if (write_state(r.paused[i], "on") && !is_on(r.paused[i]))
+			if (!is_on(r.paused[i]) && write_state(r.paused[i], "on"))
 				memmove(r.paused[kept++], r.paused[i], REG_PATH);
 		r.nr_paused = kept;
 	}
