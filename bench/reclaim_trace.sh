@@ -31,6 +31,12 @@ the run, also on INT, TERM and HUP; tracefs is unmounted if this mounted it.
       --swap SIZE   swap file (default: 256M)
       --stagger S   seconds between instances' starts
       --read-zeros  reads leave the sparse disk files' zeros (anonsim(1))
+      --latency     also trace the block layer's writes (block_bio_queue,
+                    block_rq_complete) and write OUT/latency.txt: how long
+                    a write takes from its submission to its completion,
+                    and reclaim's time per page scanned in the reclaims
+                    that write (the two figures behind the model's swap
+                    cache, src/model/host.c)
   -o, --output DIR  (default: a new directory under \${TMPDIR:-/tmp})
   -h, --help        this text
 Environment: ANONSIM (default: ./anonsim of the build tree), JQ (jq).
@@ -41,7 +47,7 @@ USAGE
 }
 top=$(cd "$(dirname "$0")/.." && pwd)
 anonsim=${ANONSIM:-$top/anonsim} jq=${JQ:-jq}
-mem= n=1 strat=read-copy swap=256M stagger= zeros= out= trace=
+mem= n=1 strat=read-copy swap=256M stagger= zeros= latency= out= trace=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-m|-n|-s|--swap|--stagger|-o|--output)
@@ -54,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--swap) swap=$2; shift 2 ;;
 	--stagger) stagger=$2; shift 2 ;;
 	--read-zeros) zeros=--read-zeros; shift ;;
+	--latency) latency=1; shift ;;
 	-o|--output) out=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	-*) echo "reclaim_trace: unknown option '$1' (see --help)" >&2; exit 1 ;;
@@ -85,12 +92,14 @@ if [ ! -d "$T/events" ]; then
 	mount -t tracefs nodev "$T" 2>/dev/null || skip "cannot mount tracefs at $T"
 	mounted=1
 fi
-events="mm_vmscan_memcg_reclaim_begin mm_vmscan_memcg_reclaim_end
-	mm_vmscan_lru_shrink_inactive mm_vmscan_lru_shrink_active mm_vmscan_write_folio"
+events="vmscan/mm_vmscan_memcg_reclaim_begin vmscan/mm_vmscan_memcg_reclaim_end
+	vmscan/mm_vmscan_lru_shrink_inactive vmscan/mm_vmscan_lru_shrink_active
+	vmscan/mm_vmscan_write_folio"
+[ -z "$latency" ] || events="$events block/block_bio_queue block/block_rq_complete"
 for e in $events; do
-	[ -w "$T/events/vmscan/$e/enable" ] || {
+	[ -w "$T/events/$e/enable" ] || {
 		[ -z "$mounted" ] || umount "$T"
-		skip "no tracepoint vmscan/$e in $T"
+		skip "no tracepoint $e in $T"
 	}
 done
 if [ -z "$out" ]; then
@@ -102,14 +111,14 @@ fi
 # the settings as they were, put back however the run ends
 saved_on=$(cat "$T/tracing_on") saved_kb=$(cat "$T/buffer_size_kb")
 saved_events=
-for e in $events; do saved_events="$saved_events $(cat "$T/events/vmscan/$e/enable")"; done
+for e in $events; do saved_events="$saved_events $(cat "$T/events/$e/enable")"; done
 restored=
 restore() {
 	[ -z "$restored" ] || return 0
 	restored=1
 	echo 0 >"$T/tracing_on"
 	set -- $saved_events
-	for e in $events; do echo "$1" >"$T/events/vmscan/$e/enable"; shift; done
+	for e in $events; do echo "$1" >"$T/events/$e/enable"; shift; done
 	echo "$saved_kb" >"$T/buffer_size_kb"
 	echo >"$T/trace"
 	echo "$saved_on" >"$T/tracing_on"
@@ -123,7 +132,7 @@ trap 'restore; exit 129' HUP
 echo 0 >"$T/tracing_on"
 echo >"$T/trace"
 echo 65536 >"$T/buffer_size_kb"	# per CPU: a few hundred bytes a reclaim
-for e in $events; do echo 1 >"$T/events/vmscan/$e/enable"; done
+for e in $events; do echo 1 >"$T/events/$e/enable"; done
 set -- -s "$strat" -n "$n" -m "$mem" --swap "$swap"
 [ -z "$stagger" ] || set -- "$@" --stagger "$stagger"
 cat /proc/vmstat >"$out/vmstat.before"
@@ -195,4 +204,35 @@ done
 pswpout=$(awk '$1 == "pswpout" { print $2 }' "$out/vmstat.diff")
 echo "kernel: ${pswpout:-0} pages written to swap with I/O (pswpout; the writes above without I/O held zeros)"
 "$jq" -r '.results[0] | "end: swap used \(.points[-1].swap_pages) (model \(.points[-1].model_swap_pages)), page cache \(.points[-1].cache_pages) (model \(.points[-1].model_cache_pages)), first swap-out \(.first_swap_out_s) s (model \(.model_first_swap_out_s) s)"' "$out/live.json"
+
+# the writes' latency, and reclaim's time a page scanned where it writes
+if [ -n "$latency" ]; then
+	awk '
+function when(line,   t, a, n) { t = line; sub(/: (block_|mm_vmscan).*/, "", t); n = split(t, a, " "); return a[n] + 0 }
+function pid_of(line) { match(line, /-[0-9]+ +\[/); return substr(line, RSTART + 1, RLENGTH - 3) + 0 }
+function val(line, key,   v) { v = line; if (!sub(".*" key "=", "", v)) return 0; return v + 0 }
+# a request completes the bio that began it: device and first sector
+/block_bio_queue: [0-9,]+ [A-Z]*W/ { split($0, x, "block_bio_queue: "); split(x[2], f, " ")
+	queued[f[1] " " f[3]] = when($0); next }
+/block_rq_complete: [0-9,]+ [A-Z]*W/ { split($0, x, "block_rq_complete: "); split(x[2], f, " ")
+	k = f[1] " " f[4]; if (k in queued) { print "write", (when($0) - queued[k]) * 1e6; delete queued[k] }
+	next }
+/mm_vmscan_memcg_reclaim_begin:/ { p = pid_of($0); t0[p] = when($0); sc[p] = w[p] = 0; next }
+/mm_vmscan_lru_shrink_inactive:/ { sc[pid_of($0)] += val($0, "nr_scanned"); next }
+/mm_vmscan_write_folio:/ { w[pid_of($0)]++; next }
+/mm_vmscan_memcg_reclaim_end:/ { p = pid_of($0)
+	if ((p in t0) && w[p] >= 50) print "scan", (when($0) - t0[p]) * 1e6 / sc[p]
+	delete t0[p] }' "$out/trace.txt" >"$out/latency.raw"
+	lat() {	# KIND WHAT
+		awk -v k="$1" '$1 == k { print $2 }' "$out/latency.raw" | sort -n | awk -v what="$2" '
+		{ v[NR] = $1 }
+		END { if (!NR) { print what ": none"; exit }
+			printf "%s: median %.2f us, 10 %% below %.2f, 90 %% below %.2f (%d)\n", what,
+				v[int(NR / 2) + 1], v[int(NR * 0.1) + 1], v[int(NR * 0.9) + 1], NR }'
+	}
+	{ lat write "swap writes, submitted to completed"
+	  lat scan "reclaims that write 50 pages or more, time a page scanned"; } >"$out/latency.txt"
+	rm -f "$out/latency.raw"
+	cat "$out/latency.txt"
+fi
 echo "reclaim_trace: results in $out"
