@@ -7,6 +7,7 @@ set -u
 usage() {
 	cat <<USAGE
 usage: bench/reclaim_trace.sh [options] -m SIZE TRACE
+       bench/reclaim_trace.sh --from DIR
 
 Runs "anonsim live --json" on TRACE in a memory cgroup of SIZE with the
 kernel's vmscan tracepoints on (memcg reclaim begin and end, shrink of the
@@ -47,10 +48,10 @@ USAGE
 }
 top=$(cd "$(dirname "$0")/.." && pwd)
 anonsim=${ANONSIM:-$top/anonsim} jq=${JQ:-jq}
-mem= n=1 strat=read-copy swap=256M stagger= zeros= latency= out= trace=
+mem= n=1 strat=read-copy swap=256M stagger= zeros= latency= out= trace= from=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-m|-n|-s|--swap|--stagger|-o|--output)
+	-m|-n|-s|--swap|--stagger|-o|--output|--from)
 		[ $# -ge 2 ] || { echo "reclaim_trace: $1 needs a value" >&2; exit 1; } ;;
 	esac
 	case $1 in
@@ -61,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--stagger) stagger=$2; shift 2 ;;
 	--read-zeros) zeros=--read-zeros; shift ;;
 	--latency) latency=1; shift ;;
+	--from) from=$2; shift 2 ;;
 	-o|--output) out=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	-*) echo "reclaim_trace: unknown option '$1' (see --help)" >&2; exit 1 ;;
@@ -68,85 +70,114 @@ while [ $# -gt 0 ]; do
 	   trace=$1; shift ;;
 	esac
 done
-[ -n "$mem" ] || { echo "reclaim_trace: -m SIZE is required (see --help)" >&2; exit 1; }
-[ -n "$trace" ] || { echo "reclaim_trace: no trace given (see --help)" >&2; exit 1; }
-[ -r "$trace" ] || { echo "reclaim_trace: $trace: cannot read it" >&2; exit 1; }
 skip() { echo "reclaim_trace: SKIP: $*" >&2; exit 77; }
-[ "$(uname -s)" = Linux ] || skip "needs a Linux host"
-[ "$(id -u)" = 0 ] || skip "needs root (tracefs, a memory cgroup, a swap file)"
 command -v "$jq" >/dev/null 2>&1 || skip "needs jq"
 [ -x "$anonsim" ] || { echo "reclaim_trace: $anonsim: not built (make, or ANONSIM)" >&2; exit 1; }
 
-# the tracepoints see every cgroup's reclaim: no other pressured run may
-# be under way (each holds the swap lock, src/live/cgroup.c)
-lock=/run/lock/anonsim-swap
-[ -w /run/lock ] || lock=/tmp/anonsim-swap.lock
-if [ -e "$lock" ] && ! flock -n "$lock" true; then
-	echo "reclaim_trace: another pressured run holds $lock: its reclaims would be traced too; run this after it" >&2
-	exit 5
-fi
+# the run: tracing on, the live run, tracing put back as it was
+run_live() {
+	[ -n "$mem" ] || { echo "reclaim_trace: -m SIZE is required (see --help)" >&2; exit 1; }
+	[ -n "$trace" ] || { echo "reclaim_trace: no trace given (see --help)" >&2; exit 1; }
+	[ -r "$trace" ] || { echo "reclaim_trace: $trace: cannot read it" >&2; exit 1; }
+	[ "$(uname -s)" = Linux ] || skip "needs a Linux host"
+	[ "$(id -u)" = 0 ] || skip "needs root (tracefs, a memory cgroup, a swap file)"
 
-T=/sys/kernel/tracing
-mounted=
-if [ ! -d "$T/events" ]; then
-	mount -t tracefs nodev "$T" 2>/dev/null || skip "cannot mount tracefs at $T"
-	mounted=1
-fi
-events="vmscan/mm_vmscan_memcg_reclaim_begin vmscan/mm_vmscan_memcg_reclaim_end
-	vmscan/mm_vmscan_lru_shrink_inactive vmscan/mm_vmscan_lru_shrink_active
-	vmscan/mm_vmscan_write_folio"
-[ -z "$latency" ] || events="$events block/block_bio_queue block/block_rq_complete"
-for e in $events; do
-	[ -w "$T/events/$e/enable" ] || {
+	# the tracepoints see every cgroup's reclaim: no other pressured run may
+	# be under way (each holds the swap lock, src/live/cgroup.c)
+	lock=/run/lock/anonsim-swap
+	[ -w /run/lock ] || lock=/tmp/anonsim-swap.lock
+	if [ -e "$lock" ] && ! flock -n "$lock" true; then
+		echo "reclaim_trace: another pressured run holds $lock: its reclaims would be traced too; run this after it" >&2
+		exit 5
+	fi
+
+	T=/sys/kernel/tracing
+	mounted=
+	if [ ! -d "$T/events" ]; then
+		mount -t tracefs nodev "$T" 2>/dev/null || skip "cannot mount tracefs at $T"
+		mounted=1
+	fi
+	events="vmscan/mm_vmscan_memcg_reclaim_begin vmscan/mm_vmscan_memcg_reclaim_end
+		vmscan/mm_vmscan_lru_shrink_inactive vmscan/mm_vmscan_lru_shrink_active
+		vmscan/mm_vmscan_write_folio"
+	[ -z "$latency" ] || events="$events block/block_bio_queue block/block_rq_complete"
+	for e in $events; do
+		[ -w "$T/events/$e/enable" ] || {
+			[ -z "$mounted" ] || umount "$T"
+			skip "no tracepoint $e in $T"
+		}
+	done
+	if [ -z "$out" ]; then
+		out=$(mktemp -d "${TMPDIR:-/tmp}/reclaim-trace.XXXXXX") || exit 5
+	else
+		mkdir -p "$out" || exit 5
+	fi
+
+	# the settings as they were, put back however the run ends
+	saved_on=$(cat "$T/tracing_on") saved_kb=$(cat "$T/buffer_size_kb")
+	saved_events=
+	for e in $events; do saved_events="$saved_events $(cat "$T/events/$e/enable")"; done
+	restored=
+	restore() {
+		[ -z "$restored" ] || return 0
+		restored=1
+		echo 0 >"$T/tracing_on"
+		set -- $saved_events
+		for e in $events; do echo "$1" >"$T/events/$e/enable"; shift; done
+		echo "$saved_kb" >"$T/buffer_size_kb"
+		echo >"$T/trace"
+		echo "$saved_on" >"$T/tracing_on"
 		[ -z "$mounted" ] || umount "$T"
-		skip "no tracepoint $e in $T"
 	}
-done
-if [ -z "$out" ]; then
-	out=$(mktemp -d "${TMPDIR:-/tmp}/reclaim-trace.XXXXXX") || exit 5
-else
-	mkdir -p "$out" || exit 5
-fi
+	trap restore EXIT
+	trap 'restore; exit 130' INT
+	trap 'restore; exit 143' TERM
+	trap 'restore; exit 129' HUP
 
-# the settings as they were, put back however the run ends
-saved_on=$(cat "$T/tracing_on") saved_kb=$(cat "$T/buffer_size_kb")
-saved_events=
-for e in $events; do saved_events="$saved_events $(cat "$T/events/$e/enable")"; done
-restored=
-restore() {
-	[ -z "$restored" ] || return 0
-	restored=1
 	echo 0 >"$T/tracing_on"
-	set -- $saved_events
-	for e in $events; do echo "$1" >"$T/events/$e/enable"; shift; done
-	echo "$saved_kb" >"$T/buffer_size_kb"
 	echo >"$T/trace"
-	echo "$saved_on" >"$T/tracing_on"
-	[ -z "$mounted" ] || umount "$T"
+	echo 65536 >"$T/buffer_size_kb"	# per CPU: a few hundred bytes a reclaim
+	for e in $events; do echo 1 >"$T/events/$e/enable"; done
+	set -- -s "$strat" -n "$n" -m "$mem" --swap "$swap"
+	[ -z "$stagger" ] || set -- "$@" --stagger "$stagger"
+	cat /proc/vmstat >"$out/vmstat.before"
+	echo 1 >"$T/tracing_on"
+	"$anonsim" live --json -o "$out/live.json" $zeros "$@" "$trace" || {
+		echo "reclaim_trace: the live run failed" >&2; exit 5; }
+	echo 0 >"$T/tracing_on"
+	cat /proc/vmstat >"$out/vmstat.after"
+	cat "$T/trace" >"$out/trace.txt"
+	grep -q 'LOST EVENTS' "$out/trace.txt" &&
+		echo "reclaim_trace: warning: the trace buffer overflowed: the kernel's counts are short" >&2
+	restore
+	awk 'NR == FNR { b[$1] = $2; next } $2 != b[$1] { print $1, $2 - b[$1] }' \
+		"$out/vmstat.before" "$out/vmstat.after" >"$out/vmstat.diff"
 }
-trap restore EXIT
-trap 'restore; exit 130' INT
-trap 'restore; exit 143' TERM
-trap 'restore; exit 129' HUP
 
-echo 0 >"$T/tracing_on"
-echo >"$T/trace"
-echo 65536 >"$T/buffer_size_kb"	# per CPU: a few hundred bytes a reclaim
-for e in $events; do echo 1 >"$T/events/$e/enable"; done
+if [ -n "$from" ]; then
+	[ -z "$mem$trace" ] || {
+		echo "reclaim_trace: --from takes the run's settings from its live.json: no -m or TRACE with it" >&2
+		exit 1; }
+	[ -r "$from/trace.txt" ] && [ -r "$from/live.json" ] || {
+		echo "reclaim_trace: $from: no trace.txt and live.json (a directory a run of this script wrote)" >&2
+		exit 1; }
+	out=$from
+	settings=$("$jq" -r '.inputs | [.strategies[0], .instances, .host_mem_mib, .swap_mib,
+		(.stagger_s // "")] | @tsv' "$out/live.json") || {
+		echo "reclaim_trace: $out/live.json: not the JSON of anonsim live" >&2; exit 1; }
+	IFS='	' read -r strat n mem swap stagger <<EOF_SETTINGS
+$settings
+EOF_SETTINGS
+	mem=${mem}M swap=${swap}M
+	trace=$("$jq" -r '.traces[0].name' "$out/live.json")
+	[ -r "$trace" ] || [ ! -r "$top/$trace" ] || trace=$top/$trace
+	[ -r "$trace" ] || { echo "reclaim_trace: $trace (from $out/live.json): cannot read it" >&2; exit 1; }
+	! grep -q 'block_rq_complete:' "$out/trace.txt" || latency=1
+else
+	run_live
+fi
 set -- -s "$strat" -n "$n" -m "$mem" --swap "$swap"
 [ -z "$stagger" ] || set -- "$@" --stagger "$stagger"
-cat /proc/vmstat >"$out/vmstat.before"
-echo 1 >"$T/tracing_on"
-"$anonsim" live --json -o "$out/live.json" $zeros "$@" "$trace" || {
-	echo "reclaim_trace: the live run failed" >&2; exit 5; }
-echo 0 >"$T/tracing_on"
-cat /proc/vmstat >"$out/vmstat.after"
-cat "$T/trace" >"$out/trace.txt"
-grep -q 'LOST EVENTS' "$out/trace.txt" &&
-	echo "reclaim_trace: warning: the trace buffer overflowed: the kernel's counts are short" >&2
-restore
-awk 'NR == FNR { b[$1] = $2; next } $2 != b[$1] { print $1, $2 - b[$1] }' \
-	"$out/vmstat.before" "$out/vmstat.after" >"$out/vmstat.diff"
 
 # each reclaim of the kernel: from its begin to its end on the same task
 awk -v OFS=, '
@@ -181,8 +212,8 @@ BEGIN { print "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,ano
 
 # the model with the same memory, swap and the overhead the run measured
 overhead=$("$jq" -r '.results[0].overhead_mib * 1024 | floor' "$out/live.json")
-"$anonsim" replay -q --reclaim-log "$out/model.csv" --overhead "${overhead}K" "$@" "$trace" \
-	>/dev/null || { echo "reclaim_trace: the model's replay failed" >&2; exit 5; }
+"$anonsim" replay -q --json --reclaim-log "$out/model.csv" --overhead "${overhead}K" "$@" "$trace" \
+	>"$out/model.json" || { echo "reclaim_trace: the model's replay failed" >&2; exit 5; }
 
 # per kind, the kernel's and the model's sums
 summary() {	# CSV
@@ -201,9 +232,15 @@ for k in nofs full; do
 			END { if (!found) printf "%-6s %-7s %7d\n", k, s, 0 }' "$out/$side.sum"
 	done
 done
-pswpout=$(awk '$1 == "pswpout" { print $2 }' "$out/vmstat.diff")
-echo "kernel: ${pswpout:-0} pages written to swap with I/O (pswpout; the writes above without I/O held zeros)"
-"$jq" -r '.results[0] | "end: swap used \(.points[-1].swap_pages) (model \(.points[-1].model_swap_pages)), page cache \(.points[-1].cache_pages) (model \(.points[-1].model_cache_pages)), first swap-out \(.first_swap_out_s) s (model \(.model_first_swap_out_s) s)"' "$out/live.json"
+if [ -r "$out/vmstat.diff" ]; then
+	pswpout=$(awk '$1 == "pswpout" { print $2 }' "$out/vmstat.diff")
+	echo "kernel: ${pswpout:-0} pages written to swap with I/O (pswpout; the writes above without I/O held zeros)"
+fi
+# the end: the kernel's, as the live run measured it; the model's, as built now
+model_end=$("$jq" -r '.results[0] | "\(.final_swap_mib * 256 | floor) \(.final_cache_mib * 256 | floor) \(.first_swap_out_s // "never")"' "$out/model.json")
+rm -f "$out/model.json"
+set -- $model_end
+"$jq" -r --arg s "$1" --arg c "$2" --arg f "$3" '.results[0] | "end: swap used \(.points[-1].swap_pages) (model \($s)), page cache \(.points[-1].cache_pages) (model \($c)), first swap-out at \(.first_swap_out_s // "never") s (model \($f))"' "$out/live.json"
 
 # the writes' latency, and reclaim's time a page scanned where it writes
 if [ -n "$latency" ]; then
