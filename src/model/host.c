@@ -271,8 +271,8 @@ static bool swap_out_one(struct host *h)
  * still isolated, retries it (find_folios_written_back(), 6.14).  A
  * reclaim that writes thus frees what it wrote only once the writes have
  * ended, and the pages it frees meanwhile are the ones earlier reclaims
- * wrote: the kernel's reclaims traced one by one show both (README, "Under
- * pressure").
+ * wrote: the kernel's reclaims traced one by one show both (README, "Zeros
+ * in the reads").
  *
  * How long a write takes is counted on the model's clock: the trace's time
  * and, within an event, the pages reclaim scans, SCAN_NS_PER_PAGE each.
@@ -606,8 +606,8 @@ static uint64_t shrink_inactive(struct host *h, bool file, uint64_t nr)
 	uint64_t scanned = 0, freed = 0, written = 0;
 
 	/*
-	 * lru_add_drain(): the writeback of what the last batch wrote has
-	 * ended, and those pages wait at the tail of the list
+	 * lru_add_drain(): the pages whose writes have ended since wait at
+	 * the tail of the list
 	 */
 	if (!file)
 		swapcache_writeback_end(h);
