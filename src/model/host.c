@@ -271,8 +271,8 @@ static bool swap_out_one(struct host *h)
  * still isolated, retries it (find_folios_written_back(), 6.14).  A
  * reclaim that writes thus frees what it wrote only once the writes have
  * ended, and the pages it frees meanwhile are the ones earlier reclaims
- * wrote: the kernel's reclaims traced one by one show both (README, "Zeros
- * in the reads").
+ * wrote: the kernel's reclaims traced one by one show both (README, "Swap
+ * writes that end later").
  *
  * How long a write takes is counted on the model's clock: the trace's time
  * and, within an event, the pages reclaim scans, SCAN_NS_PER_PAGE each.
