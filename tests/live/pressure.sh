@@ -16,17 +16,18 @@
 #   reads its files again, the kernel brings those refaults back active
 #   and swaps tmpfs while page cache is left.  Every page a read fills
 #   holds data (live's default; a page of zeros the kernel would swap
-#   without I/O).  Four runs of it (README, "Zeros in the reads", and
-#   this test's own, one in CI beside the rest of the suite): first
-#   swap-out at 33.9, 41.3 and 41.3 s in the three that kept their times,
-#   as the third instance works (the second ended at 28.277 s, the third
-#   ends at 42.971 s): density 2; swap used 16781 to 21495 pages, page
-#   cache left 1689 to 6234: the kernel's own runs spread 1.28 and 3.7
-#   times.  The model: 41.5 s, density 2, swap 21892 (the kernel's 0.77
-#   to 0.98 of it), cache 3162 (the kernel's 0.53 to 1.97 times it).
-#   Bounds, round the kernel's spread: both first swap-outs while the
-#   third instance runs (the same density); swap from 0.7 to 1.25 times
-#   the model's; page cache left from a third to two and a half times it.
+#   without I/O).  Five runs of it (README, "Zeros in the reads", and
+#   this test's own, two with the test suite or a sanitizer build beside
+#   it): first swap-out at 33.9 s once and 41.3 s in the three others that
+#   kept their times, as the third instance works (the second ended at
+#   28.277 s, the third ends at 42.971 s): density 2; swap used 16338 to
+#   21495 pages, page cache left 1114 to 6234 (the two loaded runs the
+#   least): the kernel's own runs spread 1.32 and 5.6 times.  The model:
+#   41.5 s, density 2, swap 21892 (the kernel's 0.75 to 0.98 of it), cache
+#   3162 (the kernel's 0.35 to 1.97 times it).  Bounds, round the kernel's
+#   spread with room beyond it: both first swap-outs while the third
+#   instance runs (the same density); swap from 0.65 to 1.25 times the
+#   model's; page cache left from a quarter to two and a half times it.
 #   The first swap-out's time is not bounded: the kernel's came 7.6 s
 #   before the model's in one run.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -113,11 +114,11 @@ echo "6 file readers, paced: first swap-out real $real_first s, model $model_fir
 third() { awk -v t="$1" 'BEGIN { exit !(t != "" && t + 0 > 28.277 && t + 0 <= 42.971) }'; }
 third "$real_first" && third "$model_first" ||
 	fail "6 file readers: first swap-out real $real_first s, model $model_first s: not both while the third runs"
-[ "$model_swap" -gt 0 ] && [ $((10 * real_swap)) -ge $((7 * model_swap)) ] &&
+[ "$model_swap" -gt 0 ] && [ $((20 * real_swap)) -ge $((13 * model_swap)) ] &&
 	[ $((4 * real_swap)) -le $((5 * model_swap)) ] ||
-	fail "6 file readers: swap used real $real_swap pages, model $model_swap: not 0.7 to 1.25 times it"
-[ $((3 * real_cache)) -ge "$model_cache" ] && [ $((2 * real_cache)) -le $((5 * model_cache)) ] ||
-	fail "6 file readers: page cache real $real_cache pages, model $model_cache: not a third to two and a half times it"
+	fail "6 file readers: swap used real $real_swap pages, model $model_swap: not 0.65 to 1.25 times it"
+[ $((4 * real_cache)) -ge "$model_cache" ] && [ $((2 * real_cache)) -le $((5 * model_cache)) ] ||
+	fail "6 file readers: page cache real $real_cache pages, model $model_cache: not a quarter to two and a half times it"
 
 # a signal in the middle: the instances, swap file, cgroup and files go
 "$ANONSIM" live -s read-copy -n 6 -m 160M --swap 256M -d "$tmp/scratch" "$boot" >/dev/null 2>&1 &
