@@ -285,10 +285,11 @@ static bool swap_out_one(struct host *h)
  * faults of the read or write that charges.  That wait is fitted on the
  * fit half's reclaim traces (bench/results/reclaim-trace): the per-kind
  * sums of three kernel runs of boot64-128-6-rc are met within a
- * root-mean-square log error of 0.66 at 194 us, 0.28 at 700 and 1000 us,
- * 0.21-0.22 at 1400-2000 us, where each kernel run against the three
- * runs' mean is off by 0.12-0.32: from 700 us on the model is within the
- * kernel's own spread.
+ * root-mean-square log error of 0.62 at 194 us, 0.22 at 700 and 1000 us,
+ * where each kernel run against the three runs' mean is off by
+ * 0.16-0.35.  Between 400 and 2000 us the fit half's end figures move up
+ * and down by a few configurations, with no trend (README, "Swap writes
+ * that end later", has the table).
  */
 #define SCAN_NS_PER_PAGE 2190
 #define SWAP_WRITE_US 1000
