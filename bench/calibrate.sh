@@ -13,8 +13,9 @@ Runs each configuration of the corpus with "anonsim live --json" in a
 memory cgroup of its size with 256 MiB of swap (root, Linux, cgroup v1),
 RUNS times, keeping each run as OUT/NAME/run-K.json; a run already kept
 is not run again, so an interrupted calibration goes on where it stopped.
-Then it replays each configuration through the model as built now and
-writes OUT/summary.csv and OUT/table.md: per configuration the kernel's
+Then it replays each configuration through the model as built now (with
+the overhead the runs measured and, as live runs no UML, without the
+traces' host events) and writes OUT/summary.csv and OUT/table.md: per configuration the kernel's
 median over its runs beside the model, of
 
   density         the most instances whose trace ends before the first
@@ -177,7 +178,7 @@ configs | while read -r name h trace strategy n size stagger; do
 		printf '%s %s %s %s\n' "$(density "$first" "$n" "$stagger" "$last")" "$swap" "$cache" "$first"
 	done <"$tmp/real" >"$tmp/real.d"
 	overhead_k=$(awk -v o="$overhead" 'BEGIN { printf "%.0fK", o * 1024 }')
-	set -- -q --json --pages -s "$strategy" -n "$n" -m "$size" --swap 256M --overhead "$overhead_k"
+	set -- -q --json --pages --no-host-events -s "$strategy" -n "$n" -m "$size" --swap 256M --overhead "$overhead_k"
 	[ "$stagger" = - ] || set -- "$@" --stagger "$stagger"
 	"$anonsim" replay "$@" "$path" >"$tmp/model.json" || die "$name: the model's replay failed"
 	"$jq" -r '.results[0] | [.first_swap_out_s // "never", .final_swap_pages, .final_cache_pages] | @tsv' \

@@ -13,7 +13,8 @@ Runs "anonsim live --json" on TRACE in a memory cgroup of SIZE with the
 kernel's vmscan tracepoints on (memcg reclaim begin and end, shrink of the
 inactive and active lists, folio writes) and /proc/vmstat read before and
 after, then "anonsim replay --reclaim-log" with the same instances,
-memory, swap, strategy and the overhead the live run measured.  Writes
+memory, swap, strategy and the overhead the live run measured, without
+the trace's host events, as live runs it.  Writes
 into OUT:
   live.json     the live run
   trace.txt     the kernel's trace (tens of MB)
@@ -212,7 +213,7 @@ BEGIN { print "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,ano
 
 # the model with the same memory, swap and the overhead the run measured
 overhead=$("$jq" -r '.results[0].overhead_mib * 1024 | floor' "$out/live.json")
-"$anonsim" replay -q --json --reclaim-log "$out/model.csv" --overhead "${overhead}K" "$@" "$trace" \
+"$anonsim" replay -q --json --no-host-events --reclaim-log "$out/model.csv" --overhead "${overhead}K" "$@" "$trace" \
 	>"$out/model.json" || { echo "reclaim_trace: the model's replay failed" >&2; exit 5; }
 
 # per kind, the kernel's and the model's sums

@@ -99,6 +99,9 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 	case HOST_O_NOSHARE:
 		o->share = false;
 		return 0;
+	case HOST_O_NOHOST:
+		o->no_host_events = true;
+		return 0;
 	case HOST_O_GEOM:
 		if (!shmem_geom_find(arg))
 			return bad_option_value("--geometry", arg, shmem_geom_names(want, sizeof(want)));
@@ -146,6 +149,9 @@ void host_options_usage(FILE *f, const char *between)
 	      "                        window recorded in each trace, else 0)\n"
 	      "      --overhead SIZE   fixed host memory per instance, on top of the\n"
 	      "                        trace's host events (default: 0)\n"
+	      "      --no-host-events  leave out the traces' host events (what UML's host\n"
+	      "                        processes hold), as anonsim live, which runs no\n"
+	      "                        UML, does\n"
 	      "      --report-order N  the guests report their free blocks of 2^N pages\n"
 	      "                        (virtio-balloon free page reporting; Linux's\n"
 	      "                        default is 9) and the VMM gives them back, under\n"

@@ -280,6 +280,8 @@ void json_host_inputs(struct json *j, const struct replay_opts *o,
 	}
 	if (which & JI_OVERHEAD)
 		json_number(j, "overhead_mib", fmt_bytes_mib(b, o->overhead));
+	if (which & JI_HOST_EVENTS)
+		json_bool(j, "host_events", !o->no_host_events);
 	if (which & JI_GEOMETRY)
 		json_string(j, "geometry", o->geom->name);
 	if (which & JI_SHARE)

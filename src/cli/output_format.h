@@ -128,7 +128,8 @@ enum {
 	JI_INSTANCES = 1 << 6,	/* instances */
 	JI_CHECK = 1 << 7,	/* check */
 	JI_REPORT = 1 << 8,	/* report_order */
-	JI_ALL = (1 << 9) - 1
+	JI_HOST_EVENTS = 1 << 9,	/* host_events */
+	JI_ALL = (1 << 10) - 1
 };
 
 /*

@@ -533,7 +533,8 @@ static int apply_event(struct run *r, unsigned k)
 			return rc;
 	}
 	fault_event(h, &cur->in, cur->index);
-	instance_event(&cur->in, cur->ev);
+	if (!(o->no_host_events && cur->ev->kind == EV_HOST))
+		instance_event(&cur->in, cur->ev);
 	r->nev++;
 	if (o->check && r->nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0) {
 		audit(h, r->c, r->n);

@@ -49,6 +49,9 @@ struct replay_opts {
 	unsigned copies;		/* instances of each trace */
 	int64_t stagger_us;		/* start offset between instances; -1: one after another */
 	bool share;			/* instances share backing page cache */
+	/* the traces' host events (UML's host processes) left out, as
+	 * anonsim live, which runs no UML, leaves them */
+	bool no_host_events;
 	bool report;			/* the guests report free blocks (page_report.h) */
 	unsigned report_order;		/* of 2^report_order pages */
 	bool check;			/* verify invariants as events apply */

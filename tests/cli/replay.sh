@@ -65,6 +65,20 @@ if ! grep -q __asan_init "$ANONSIM" 2>/dev/null; then
 	done
 fi
 
+# --no-host-events: the report of the trace with its host lines taken out, its count of
+# events and inputs aside (live, which runs no UML, replays none); worked out in
+# host.trace's header: 6 pages of tmpfs, no overhead
+host="$top_srcdir/tests/model/replay/host.trace"
+grep -v '^[0-9]* host ' "$host" >"$tmp/nohost.trace"
+expect_status 0 "$ANONSIM" replay -q --json --pages -s read-copy -m 32K --swap 32K --policy 2.4 --no-host-events "$host"
+[ "$(printf '%s\n' "$out" | jq -c .inputs.host_events)" = false ] || fail "--no-host-events: host_events not false"
+left_out=$(printf '%s\n' "$out" | jq -c '[.results[] | del(.events)]')
+expect_status 0 "$ANONSIM" replay -q --json --pages -s read-copy -m 32K --swap 32K --policy 2.4 "$tmp/nohost.trace"
+stripped=$(printf '%s\n' "$out" | jq -c '[.results[] | del(.events)]')
+[ "$left_out" = "$stripped" ] || fail "--no-host-events: $left_out, host lines taken out: $stripped"
+[ "$(printf '%s\n' "$out" | jq -c '.results[0] | [.final_tmpfs_pages, .final_overhead_pages, .swap_out_pages]')" = '[6,0,0]' ] ||
+	fail "host.trace without host events: $(printf '%s\n' "$out" | jq -c '.results[0]')"
+
 expect_status 2 "$ANONSIM" replay "$tmp/missing.trace"
 expect_match "$err" 'missing.trace: No such file or directory'
 expect_status 1 "$ANONSIM" replay --host-mem lots "$basic"

@@ -22,14 +22,17 @@
 #   kept their times, as the third instance works (the second ended at
 #   28.277 s, the third ends at 42.971 s): density 2; swap used 16338 to
 #   21495 pages, page cache left 1114 to 6234 (the two loaded runs the
-#   least): the kernel's own runs spread 1.32 and 5.6 times.  The model:
-#   41.5 s, density 2, swap 21892 (the kernel's 0.75 to 0.98 of it), cache
-#   3162 (the kernel's 0.35 to 1.97 times it).  Bounds, round the kernel's
-#   spread with room beyond it: both first swap-outs while the third
-#   instance runs (the same density); swap from 0.65 to 1.25 times the
-#   model's; page cache left from a quarter to two and a half times it.
-#   The first swap-out's time is not bounded: the kernel's came 7.6 s
-#   before the model's in one run.
+#   least): the kernel's own runs spread 1.32 and 5.6 times.  The model,
+#   as live runs it (no UML, so without the trace's host events), with
+#   the 0.5 MiB a probe measured in every run pinned (--overhead 512K:
+#   from 480 to 600 KiB the model's end figures move, swap 16161 to
+#   19611, page cache 920 to 3996): 41.9 s, density 2, swap 16637 (the
+#   kernel's 0.98 to 1.29 times it), page cache 1626 (the kernel's 0.69
+#   to 3.83 times it).  Bounds, round the kernel's spread with room
+#   beyond it: both first swap-outs while the third instance runs (the
+#   same density); swap from 0.75 to 1.5 times the model's; page cache
+#   left from 0.4 to 5 times it.  The first swap-out's time is not
+#   bounded: the kernel's came 8 s before the model's in one run.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 "$ANONSIM" --help 2>&1 | grep -q '^ *live ' || {
@@ -99,7 +102,7 @@ awk -v r="$real" -v m="$model" 'BEGIN { d = (m - r) / r; exit !(d <= 0.05 && d >
 	fail "4 instances: page cache $real, model $model: beyond 5 %"
 
 files="$top_srcdir/traces/debian-files-64M.trace.gz"
-expect_status 0 "$ANONSIM" live --csv -s read-copy -n 6 -m 240M --swap 256M \
+expect_status 0 "$ANONSIM" live --csv -s read-copy -n 6 -m 240M --swap 256M --overhead 512K \
 	-d "$tmp/scratch" "$files"
 printf '%s\n' "$out" >"$tmp/six.csv"
 real_first=$(col "$tmp/six.csv" end first_swap_out_s)
@@ -114,11 +117,11 @@ echo "6 file readers, paced: first swap-out real $real_first s, model $model_fir
 third() { awk -v t="$1" 'BEGIN { exit !(t != "" && t + 0 > 28.277 && t + 0 <= 42.971) }'; }
 third "$real_first" && third "$model_first" ||
 	fail "6 file readers: first swap-out real $real_first s, model $model_first s: not both while the third runs"
-[ "$model_swap" -gt 0 ] && [ $((20 * real_swap)) -ge $((13 * model_swap)) ] &&
-	[ $((4 * real_swap)) -le $((5 * model_swap)) ] ||
-	fail "6 file readers: swap used real $real_swap pages, model $model_swap: not 0.65 to 1.25 times it"
-[ $((4 * real_cache)) -ge "$model_cache" ] && [ $((2 * real_cache)) -le $((5 * model_cache)) ] ||
-	fail "6 file readers: page cache real $real_cache pages, model $model_cache: not a quarter to two and a half times it"
+[ "$model_swap" -gt 0 ] && [ $((4 * real_swap)) -ge $((3 * model_swap)) ] &&
+	[ $((2 * real_swap)) -le $((3 * model_swap)) ] ||
+	fail "6 file readers: swap used real $real_swap pages, model $model_swap: not 0.75 to 1.5 times it"
+[ $((5 * real_cache)) -ge $((2 * model_cache)) ] && [ "$real_cache" -le $((5 * model_cache)) ] ||
+	fail "6 file readers: page cache real $real_cache pages, model $model_cache: not 0.4 to 5 times it"
 
 # a signal in the middle: the instances, swap file, cgroup and files go
 "$ANONSIM" live -s read-copy -n 6 -m 160M --swap 256M -d "$tmp/scratch" "$boot" >/dev/null 2>&1 &

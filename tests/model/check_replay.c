@@ -580,6 +580,34 @@ START_TEST(host_events_charge_overhead)
 }
 END_TEST
 
+/* host.trace again, its host events left out (--no-host-events), as live runs it */
+START_TEST(host_events_left_out)
+{
+	struct replay_result r;
+
+	opts.host_mem = 8 * 4096;
+	opts.swap = 8 * 4096;
+	opts.policy = RECLAIM_24;
+	opts.no_host_events = true;
+	r = run("host.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 6, 0, 0);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 0);
+	ck_assert_uint_eq(r.peak[CAT_OVERHEAD], 0);
+	ck_assert_uint_eq(r.final_total, 6);
+	ck_assert_uint_eq(r.peak_total, 6);
+	ck_assert_uint_eq(r.swap_outs, 0);
+	ck_assert_int_eq(r.first_swap_out_us, -1);
+	ck_assert_uint_eq(r.events, 6);
+
+	/* the fixed overhead stays: 6 + 2 pages fill the 8 and no more */
+	opts.overhead = 2 * 4096;
+	r = run("host.trace", "read-copy", ANON_FIXED);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 2);
+	ck_assert_uint_eq(r.final_total, 8);
+	ck_assert_uint_eq(r.swap_outs, 0);
+}
+END_TEST
+
 /* tests/model/replay/host-anon.trace: host processes' anonymous pages are swapped */
 START_TEST(host_anon_pages_swap)
 {
@@ -974,6 +1002,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, prev_miss_walk_behind_a_node);
 	tcase_add_test(tc, free_page_reporting);
 	tcase_add_test(tc, host_events_charge_overhead);
+	tcase_add_test(tc, host_events_left_out);
 	tcase_add_test(tc, host_anon_pages_swap);
 	tcase_add_test(tc, host_anon_pages_many);
 	suite_add_tcase(s, tc);
