@@ -14,8 +14,8 @@ memory cgroup of its size with 256 MiB of swap (root, Linux, cgroup v1),
 RUNS times, keeping each run as OUT/NAME/run-K.json; a run already kept
 is not run again, so an interrupted calibration goes on where it stopped.
 Then it replays each configuration through the model as built now (with
-the overhead the runs measured and, as live runs no UML, without the
-traces' host events) and writes OUT/summary.csv and OUT/table.md: per configuration the kernel's
+the overhead and the readahead window of the first run and, as live runs
+no UML, without the traces' host events) and writes OUT/summary.csv and OUT/table.md: per configuration the kernel's
 median over its runs beside the model, of
 
   density         the most instances whose trace ends before the first
@@ -169,16 +169,18 @@ configs | while read -r name h trace strategy n size stagger; do
 	: >"$tmp/real"
 	for f in "$out/$name"/run-*.json; do
 		"$jq" -r '.results[0] | [.first_swap_out_s // "never", (.points[] | select(.point == "end") |
-			.swap_pages, .cache_pages), .overhead_mib] | @tsv' "$f" >>"$tmp/real" ||
+			.swap_pages, .cache_pages), .overhead_mib, .readahead_kb] | @tsv' "$f" >>"$tmp/real" ||
 			die "$f: not a run of anonsim live"
 	done
 	nr=$(wc -l <"$tmp/real")
 	overhead=$(head -n 1 "$tmp/real" | cut -f 4)
-	while IFS='	' read -r first swap cache o; do
+	readahead=$(head -n 1 "$tmp/real" | cut -f 5)
+	while IFS='	' read -r first swap cache o ra; do
 		printf '%s %s %s %s\n' "$(density "$first" "$n" "$stagger" "$last")" "$swap" "$cache" "$first"
 	done <"$tmp/real" >"$tmp/real.d"
 	overhead_k=$(awk -v o="$overhead" 'BEGIN { printf "%.0fK", o * 1024 }')
-	set -- -q --json --pages --no-host-events -s "$strategy" -n "$n" -m "$size" --swap 256M --overhead "$overhead_k"
+	set -- -q --json --pages --no-host-events -s "$strategy" -n "$n" -m "$size" --swap 256M \
+		--overhead "$overhead_k" --readahead "$readahead"
 	[ "$stagger" = - ] || set -- "$@" --stagger "$stagger"
 	"$anonsim" replay "$@" "$path" >"$tmp/model.json" || die "$name: the model's replay failed"
 	"$jq" -r '.results[0] | [.first_swap_out_s // "never", .final_swap_pages, .final_cache_pages] | @tsv' \

@@ -13,7 +13,7 @@ Runs "anonsim live --json" on TRACE in a memory cgroup of SIZE with the
 kernel's vmscan tracepoints on (memcg reclaim begin and end, shrink of the
 inactive and active lists, folio writes) and /proc/vmstat read before and
 after, then "anonsim replay --reclaim-log" with the same instances,
-memory, swap, strategy and the overhead the live run measured, without
+memory, swap, strategy, overhead and readahead window as the live run, without
 the trace's host events, as live runs it.  Writes
 into OUT:
   live.json     the live run
@@ -211,9 +211,11 @@ BEGIN { print "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,ano
 		as[p], aw[p], af[p], ff[p], d[p], "", "", ""
 }' "$out/trace.txt" >"$out/kernel.csv"
 
-# the model with the same memory, swap and the overhead the run measured
+# the model with the run's memory, swap, overhead and readahead window
 overhead=$("$jq" -r '.results[0].overhead_mib * 1024 | floor' "$out/live.json")
-"$anonsim" replay -q --json --no-host-events --reclaim-log "$out/model.csv" --overhead "${overhead}K" "$@" "$trace" \
+readahead=$("$jq" -r '.results[0].readahead_kb' "$out/live.json")
+"$anonsim" replay -q --json --no-host-events --reclaim-log "$out/model.csv" --overhead "${overhead}K" \
+	--readahead "$readahead" "$@" "$trace" \
 	>"$out/model.json" || { echo "reclaim_trace: the model's replay failed" >&2; exit 5; }
 
 # per kind, the kernel's and the model's sums

@@ -56,7 +56,7 @@ printf 'a fit %s read-copy 3 64M -\nb held %s read-copy 3 64M -\n' "$tmp/t.trace
 	>"$tmp/corpus"
 run() {	# DIR K FIRST SWAP CACHE: a run as anonsim live --json writes it
 	mkdir -p "$tmp/res/$1"
-	printf '{"results":[{"first_swap_out_s":%s,"overhead_mib":0.25,"points":[{"point":"1:work-done","swap_pages":0,"cache_pages":0},{"point":"end","swap_pages":%s,"cache_pages":%s}]}]}\n' \
+	printf '{"results":[{"first_swap_out_s":%s,"overhead_mib":0.25,"readahead_kb":0,"points":[{"point":"1:work-done","swap_pages":0,"cache_pages":0},{"point":"end","swap_pages":%s,"cache_pages":%s}]}]}\n' \
 		"$3" "$4" "$5" >"$tmp/res/$1/run-$2.json"
 }
 # a: first swap-out at 7.5 s (2 instances ended), never (3), 4.5 s (1)

@@ -48,14 +48,15 @@ mkdir "$d"
 	echo "$u 11.000020: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=10 nr_reclaimed=10 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC"
 	echo "$u 11.000050: mm_vmscan_memcg_reclaim_end: nr_reclaimed=10"
 } >"$d/trace.txt"
-# the run's settings and end as anonsim live writes them; 1 MiB of memory
+# the run's settings and end as anonsim live writes them (the window the
+# trace recorded, 0); 1 MiB of memory
 # is more than the trace ever holds (tmpfs 10 pages, page cache 8): the
 # model never reclaims
 cat >"$d/live.json" <<JSON
 {"inputs": {"host_mem_mib": 1, "swap_mib": 1, "stagger_s": null, "instances": 1,
   "strategies": ["read-copy"]},
  "traces": [{"name": "tests/model/replay/writeback.trace"}],
- "results": [{"overhead_mib": 0, "first_swap_out_s": 1.5,
+ "results": [{"overhead_mib": 0, "readahead_kb": 0, "first_swap_out_s": 1.5,
    "points": [{"point": "end", "swap_pages": 5, "cache_pages": 7}]}]}
 JSON
 
