@@ -180,11 +180,15 @@ fi
 set -- -s "$strat" -n "$n" -m "$mem" --swap "$swap"
 [ -z "$stagger" ] || set -- "$@" --stagger "$stagger"
 
-# each reclaim of the kernel: from its begin to its end on the same task
-awk -v OFS=, '
+# a trace line's task, time and KEY=value fields, for both readings below
+trace_fields='
 function pid_of(line) { match(line, /-[0-9]+ +\[/); return substr(line, RSTART + 1, RLENGTH - 3) + 0 }
 function val(line, key,   v) { v = line; if (!sub(".*" key "=", "", v)) return 0; return v + 0 }
-function when(line,   t, a, n) { t = line; sub(/: mm_vmscan.*/, "", t); n = split(t, a, " "); return a[n] + 0 }
+function when(line,   t, a, n) { t = line; sub(/: (block_|mm_vmscan).*/, "", t); n = split(t, a, " "); return a[n] + 0 }
+'
+
+# each reclaim of the kernel: from its begin to its end on the same task
+awk -v OFS=, "$trace_fields"'
 BEGIN { print "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,active_file_pages" }
 /mm_vmscan_memcg_reclaim_begin:/ {
 	p = pid_of($0); on[p] = 1; t0[p] = when($0)
@@ -247,10 +251,7 @@ set -- $model_end
 
 # the writes' latency, and reclaim's time a page scanned where it writes
 if [ -n "$latency" ]; then
-	awk '
-function when(line,   t, a, n) { t = line; sub(/: (block_|mm_vmscan).*/, "", t); n = split(t, a, " "); return a[n] + 0 }
-function pid_of(line) { match(line, /-[0-9]+ +\[/); return substr(line, RSTART + 1, RLENGTH - 3) + 0 }
-function val(line, key,   v) { v = line; if (!sub(".*" key "=", "", v)) return 0; return v + 0 }
+	awk "$trace_fields"'
 # a request completes the bio that began it: device and first sector
 /block_bio_queue: [0-9,]+ [A-Z]*W/ { split($0, x, "block_bio_queue: "); split(x[2], f, " ")
 	queued[f[1] " " f[3]] = when($0); next }
