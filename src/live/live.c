@@ -467,7 +467,7 @@ int live_run(const char *path, const struct live_strategy *s,
 		goto out;
 	mo.readahead_kb = res->readahead_kb;
 	mo.share = true;
-	mo.no_host_events = true;	/* no UML runs: its host processes neither */
+	mo.no_host_events = true;	/* no UML runs here, nor its host processes */
 	mo.series = NULL;
 	mo.progress = false;
 	mo.observe = observe;
