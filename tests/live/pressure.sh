@@ -25,10 +25,10 @@
 #   least): the kernel's own runs spread 1.32 and 5.6 times.  The model,
 #   as live runs it (no UML, so without the trace's host events), with
 #   the 0.5 MiB a probe measured in every run pinned (--overhead 512K:
-#   from 480 to 600 KiB the model's end figures move, swap 16161 to
-#   19611, page cache 920 to 3996): 41.9 s, density 2, swap 16637 (the
-#   kernel's 0.98 to 1.29 times it), page cache 1626 (the kernel's 0.69
-#   to 3.83 times it).  Bounds, round the kernel's spread with room
+#   from 480 to 600 KiB the model's end figures move, swap 15360 to
+#   16873, page cache 548 to 1650): 41.9 s, density 2, swap 16873 (the
+#   kernel's 0.97 to 1.27 times it), page cache 1650 (the kernel's 0.68
+#   to 3.78 times it).  Bounds, round the kernel's spread with room
 #   beyond it: both first swap-outs while the third instance runs (the
 #   same density); swap from 0.75 to 1.5 times the model's; page cache
 #   left from 0.4 to 5 times it.  The first swap-out's time is not
