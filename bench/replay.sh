@@ -4,7 +4,10 @@
 # side in one run:
 #   events/s of one instance per strategy, on the build trace's events
 #     repeated to about EVENTS (default 5500000) in the binary encoding
-#     (targets: read-copy >= 30 M/s, devanon >= 15 M/s);
+#     (targets: read-copy >= 30 M/s, devanon >= 15 M/s), and devanon's
+#     rate over read-copy's (target >= 0.8);
+#   replay of that binary trace against "cat" of it (read-copy: target
+#     <= 5; devanon's for reading);
 #   replay of the same trace gzip-compressed against "gzip -dc" of it,
 #     per strategy (target <= 1.2);
 #   ms per instance of debian-boot-64M (read-copy) at N = INSTANCES
@@ -66,6 +69,7 @@ for _ in $(seq "$rounds"); do
 		measure "gz_$(id $s)" "$ANONSIM" replay -q -s "$s" --variant fixed "$dir/r.atr.gz"
 	done
 	measure gzip gzip -dc "$dir/r.atr.gz"
+	measure cat cat "$dir/r.atr"
 	for n in $instances; do
 		measure "n$n" "$ANONSIM" replay -q -s read-copy -n "$n" "$boot"
 	done
@@ -94,6 +98,18 @@ for s in $strategies; do
 			"$(verdict "$rate" ">=" "$target")"
 	else
 		printf '  %-10s %8.1f ms  %5s M events/s\n' "$s" "$(ratio "$t" 1000000)" "$rate"
+	fi
+done
+r=$(ratio "$t_atr_read_copy" "$t_atr_devanon")
+echo "devanon's rate over read-copy's: $r  (target >= 0.8)  $(verdict "$r" ">=" 0.8)"
+printf 'cat r.atr %8.1f ms\n' "$(ratio "$t_cat" 1000000)"
+for s in read-copy devanon; do
+	eval "t=\$t_atr_$(id $s)"
+	r=$(ratio "$t" "$t_cat")
+	if [ "$s" = read-copy ]; then
+		printf '  replay r.atr / cat, %-10s %s  (target <= 5)  %s\n' "$s" "$r" "$(verdict "$r" "<=" 5)"
+	else
+		printf '  replay r.atr / cat, %-10s %s\n' "$s" "$r"
 	fi
 done
 printf 'gzip -dc r.atr.gz %8.1f ms\n' "$(ratio "$t_gzip" 1000000)"
