@@ -12,6 +12,7 @@
 # recorded trace, the same two ratios are measured again on that trace's
 # events repeated to about EVENTS events: the mix replay meets in practice.
 # Run by "make bench"; EVENTS (default 3000000) sets the trace size.
+# CHECK=1 ("make bench-check"): exit 1 when a target is missed.
 # Build without --enable-sanitizers for figures that mean something.
 set -eu
 : "${ANONSIM:?run through make bench}" "${TRACE_GEN:?run through make bench}"
@@ -62,10 +63,15 @@ for f in t.atr t.atr.gz t.trace t.trace.gz; do
 done
 printf '  cat t.atr          %s\n' "$(ms "$t_cat")"
 printf '  gzip -dc t.atr.gz  %s\n' "$(ms "$t_gz")"
-echo "binary decode / cat:          $(ratio "$t_t_atr" "$t_cat")  (target <= 2.0)"
-echo "binary-gz decode / gzip -dc:  $(ratio "$t_t_atr_gz" "$t_gz")  (target <= 1.2)"
+# target LABEL RATIO OP TARGET: the line of one ratio, with its verdict
+target() {
+	printf '%-44s %s  (target %s %s)  %s\n' "$1:" "$2" "$3" "$4" "$(verdict "$2" "$3" "$4")"
+}
+target "binary decode / cat" "$(ratio "$t_t_atr" "$t_cat")" "<=" 2.0
+target "binary-gz decode / gzip -dc" "$(ratio "$t_t_atr_gz" "$t_gz")" "<=" 1.2
 if [ -n "${RECORDED:-}" ]; then
 	echo "  decode r.atr $(rate "$revents" "$t_r_atr"), r.atr.gz $(rate "$revents" "$t_r_atr_gz")"
-	echo "recorded mix, binary decode / cat:          $(ratio "$t_r_atr" "$t_r_cat")  (target <= 2.0)"
-	echo "recorded mix, binary-gz decode / gzip -dc:  $(ratio "$t_r_atr_gz" "$t_r_gz")  (target <= 1.2)"
+	target "recorded mix, binary decode / cat" "$(ratio "$t_r_atr" "$t_r_cat")" "<=" 2.0
+	target "recorded mix, binary-gz decode / gzip -dc" "$(ratio "$t_r_atr_gz" "$t_r_gz")" "<=" 1.2
 fi
+targets_missed || exit 1
