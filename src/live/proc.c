@@ -20,36 +20,9 @@
 
 #include "live/proc.h"
 #include "util/cleanup.h"
+#include "util/fdio.h"
 #include "util/util.h"
 #include "util/xalloc.h"
-
-/* All @len bytes through the pipe @fd, whatever the kernel splits them into. */
-static int pipe_full(bool out, int fd, void *buf, size_t len)
-{
-	unsigned char *b = buf;
-
-	while (len) {
-		ssize_t n = out ? write(fd, b, len) : read(fd, b, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		b += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int read_full(int fd, void *buf, size_t len)
-{
-	return pipe_full(false, fd, buf, len);
-}
-
-static int write_full(int fd, const void *buf, size_t len)
-{
-	return pipe_full(true, fd, (void *)buf, len);
-}
 
 static void __attribute__((noreturn))
 proc_main(const char *path, const struct live_strategy *s, int memfd,
@@ -70,7 +43,7 @@ proc_main(const char *path, const struct live_strategy *s, int memfd,
 	 * processes and cgroup are the parent's to remove, when it reaps it */
 	cleanup_disown();
 	xalloc_trace(path);
-	if (read_full(in, &n, sizeof(n)))	/* the go, once in its cgroup */
+	if (fd_read_full(in, &n, sizeof(n)))	/* the go, once in its cgroup */
 		_exit(EXIT_DATA);
 	r = trace_open(path, err, sizeof(err));
 	if (!r) {
@@ -81,9 +54,9 @@ proc_main(const char *path, const struct live_strategy *s, int memfd,
 		msg("%s: %s", path, err);
 		_exit(EXIT_DATA);
 	}
-	if (write_full(out, &ok, 1))
+	if (fd_write_full(out, &ok, 1))
 		_exit(EXIT_DATA);
-	while (!read_full(in, &n, sizeof(n)) && n) {
+	while (!fd_read_full(in, &n, sizeof(n)) && n) {
 		for (; n; n--, i++) {
 			rc = trace_next(r, &ev);
 			if (rc <= 0) {
@@ -98,7 +71,7 @@ proc_main(const char *path, const struct live_strategy *s, int memfd,
 				_exit(EXIT_DATA);
 			}
 		}
-		if (write_full(out, &ok, 1))
+		if (fd_write_full(out, &ok, 1))
 			_exit(EXIT_DATA);
 	}
 	live_guest_destroy(&g);
@@ -176,7 +149,7 @@ int live_proc_start(struct live_proc *p, const char *path,
 		live_proc_kill(p);
 		return -1;
 	}
-	if (write_full(p->to, &go, sizeof(go)) || read_full(p->from, &c, 1))
+	if (fd_write_full(p->to, &go, sizeof(go)) || fd_read_full(p->from, &c, 1))
 		return reap(p, err, errlen) ? -1 : set_error(err, errlen, "a live instance stopped");
 	return 0;
 }
@@ -187,7 +160,7 @@ int live_proc_run(struct live_proc *p, uint64_t n, char *err, size_t errlen)
 
 	if (!n)
 		return 0;
-	if (write_full(p->to, &n, sizeof(n)) || read_full(p->from, &c, 1))
+	if (fd_write_full(p->to, &n, sizeof(n)) || fd_read_full(p->from, &c, 1))
 		return reap(p, err, errlen) ? -1 : set_error(err, errlen, "a live instance stopped");
 	return 0;
 }
@@ -198,7 +171,7 @@ int live_proc_stop(struct live_proc *p, char *err, size_t errlen)
 
 	if (p->pid <= 0)
 		return 0;
-	write_full(p->to, &zero, sizeof(zero));
+	fd_write_full(p->to, &zero, sizeof(zero));
 	return reap(p, err, errlen);
 }
 

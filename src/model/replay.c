@@ -330,8 +330,8 @@ static bool prefix_done(const struct replay_opts *o, const struct replay_result 
  * apply are not known: the bytes of the traces read, of @whole, as far as
  * each instance has read its trace (a finished instance has read all of it).
  */
-static uint64_t bytes_read(const struct cursor *c, unsigned n, const uint64_t *size,
-			   unsigned npaths, uint64_t *whole)
+static uint64_t bytes_read(const struct cursor *c, unsigned n, unsigned started,
+			   const uint64_t *size, unsigned npaths, uint64_t *whole)
 {
 	uint64_t part = 0, d;
 	unsigned i;
@@ -339,7 +339,9 @@ static uint64_t bytes_read(const struct cursor *c, unsigned n, const uint64_t *s
 	*whole = 0;
 	for (i = 0; i < n; i++) {
 		*whole += size[i % npaths];
-		if (c[i].done) {
+		if (i >= started) {
+			continue;	/* not yet bound to its trace */
+		} else if (c[i].done) {
 			part += size[i % npaths];
 		} else if (c[i].joined) {
 			trace_tap_progress(&c[i].tap, &d);
@@ -398,6 +400,27 @@ static void run_setup(struct run *r)
 	r->h.reclaim_label = res->label;
 }
 
+/* The share of path @k (of r->paths): the first path's of that name. */
+static unsigned share_of(const struct run *r, unsigned k)
+{
+	unsigned j;
+
+	for (j = 0; !r->shares[j] || strcmp(r->paths[j], r->paths[k]); j++)
+		;
+	return j;
+}
+
+/* Cursor @i on its trace: instance i runs trace i mod npaths. */
+static void cursor_bind(struct run *r, unsigned i)
+{
+	struct cursor *c = &r->c[i];
+	unsigned j = share_of(r, i % r->npaths);
+
+	c->path = r->paths[i % r->npaths];
+	c->sh = r->shares[j];
+	c->hdr = trace_share_header(r->shares[j]);
+}
+
 /*
  * Each trace's header, read up front, so that a missing file or a bad
  * header is found before anything runs; one share per distinct path, with
@@ -425,15 +448,15 @@ static int run_open_traces(struct run *r)
 			return EXIT_DATA;
 		}
 	}
-	for (i = 0; i < n; i++) {
-		struct cursor *c = &r->c[i];
-
-		for (j = 0; !r->shares[j] || strcmp(paths[j], paths[i % npaths]); j++)
-			;
-		c->path = paths[i % npaths];
-		c->sh = r->shares[j];
-		r->size[i % npaths] = trace_share_size(r->shares[j]);
-		c->hdr = trace_share_header(r->shares[j]);
+	for (j = 0; j < npaths; j++)
+		r->size[j] = trace_share_size(r->shares[share_of(r, j)]);
+	/*
+	 * Sequential mode binds each cursor as its instance starts: a sweep's
+	 * replay of --max copies that ends after a tenth of them never
+	 * touches the rest (a cursor is some 4.7 KB, a page fault each).
+	 */
+	for (i = 0; i < n && r->o->stagger_us >= 0; i++) {
+		cursor_bind(r, i);
 		if (r->o->stagger_us > 0 && i > TRACE_TIME_MAX / (uint64_t)r->o->stagger_us) {
 			char b[DECIMAL_MAX];
 
@@ -442,8 +465,7 @@ static int run_open_traces(struct run *r)
 				 fmt_useconds(b, (uint64_t)r->o->stagger_us), i + 1);
 			return EXIT_USAGE;	/* an impossible parameter */
 		}
-		if (r->o->stagger_us >= 0)
-			c->start_us = (uint64_t)r->o->stagger_us * i;
+		r->c[i].start_us = (uint64_t)r->o->stagger_us * i;
 	}
 	return 0;
 }
@@ -457,13 +479,13 @@ static int run_queue_staggered(struct run *r)
 {
 	unsigned i;
 
+	r->nstarted = r->n;
 	for (i = 0; i < r->n; i++) {
 		if (i < r->npaths && fetch(&r->c[i], r->err, r->errlen))
 			return -1;
 		if (i >= r->npaths || r->c[i].have)
 			merge_push(&r->q, r->c, i);
 	}
-	r->nstarted = r->n;
 	return 0;
 }
 
@@ -498,7 +520,7 @@ static void show_progress(struct run *r, const struct cursor *cur)
 	if (r->o->progress_events) {
 		progress_show(&r->prog, what, r->nev, r->o->progress_events, "events");
 	} else {	/* the first run: from the bytes of the traces read */
-		uint64_t whole, part = bytes_read(r->c, r->n, r->size, r->npaths, &whole);
+		uint64_t whole, part = bytes_read(r->c, r->n, r->nstarted, r->size, r->npaths, &whole);
 
 		progress_show_part(&r->prog, what, r->nev, "events", part, whole);
 	}
@@ -537,8 +559,8 @@ static int apply_event(struct run *r, unsigned k)
 		instance_event(&cur->in, cur->ev);
 	r->nev++;
 	if (o->check && r->nev % (o->recount_every ? o->recount_every : RECOUNT_EVERY) == 0) {
-		audit(h, r->c, r->n);
-		if (!r->res->fail_at[0] && any_failure(r->c, r->n))
+		audit(h, r->c, r->nstarted);
+		if (!r->res->fail_at[0] && any_failure(r->c, r->nstarted))
 			note_failure(r->res, cur);
 	}
 	if (cur->in.find.other && !r->res->fail_at[0])
@@ -571,6 +593,7 @@ static int run_merge(struct run *r)
 			if (r->nstarted == r->n)
 				return 0;
 			i = r->nstarted++;
+			cursor_bind(r, i);
 			r->c[i].start_us = r->prev_end;
 			if (fetch(&r->c[i], r->err, r->errlen))
 				return EXIT_DATA;
@@ -613,12 +636,12 @@ static void run_collect(struct run *r)
 
 	progress_end(&r->prog);
 	if (r->o->check)
-		audit(&r->h, r->c, r->n);
+		audit(&r->h, r->c, r->nstarted);
 	if (r->o->series)
 		series_line(r->o->series, res->label, &r->h);
 	res->events = r->nev;
-	collect(res, &r->h, r->c, r->n);
-	for (i = 0; i < r->n; i++)
+	collect(res, &r->h, r->c, r->nstarted);
+	for (i = 0; i < r->nstarted; i++)
 		if (r->c[i].started) {
 			instance_teardown(&r->c[i].in);
 			add_findings(res, &r->c[i].in);
@@ -640,7 +663,8 @@ static void run_teardown(struct run *r, int rc)
 {
 	unsigned i, j;
 
-	for (i = 0; i < r->n; i++) {
+	/* cursors past the ones started were never touched */
+	for (i = 0; i < r->nstarted; i++) {
 		if (rc && r->c[i].started)
 			instance_teardown(&r->c[i].in);
 		if (r->c[i].joined)

@@ -6,9 +6,11 @@
 #include <config.h>
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "model/density.h"
 #include "strategy/registry.h"
@@ -182,6 +184,10 @@ START_TEST(jobs_do_not_change_the_result)
 		f1 = filled;
 		d1 = density;
 		sweep(names[k], 4);
+		/* the demand replay's process is reaped: no child is left */
+		errno = 0;
+		ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+		ck_assert_int_eq(errno, ECHILD);
 		ck_assert_uint_eq(filled, f1);
 		ck_assert_uint_eq(density, d1);
 		for (i = 0; i < filled; i++) {
