@@ -24,6 +24,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -231,12 +232,14 @@ static void read_pace(struct prefix_run *pr, bool wait)
 	struct demand_pace pace;
 
 	for (;;) {
-		ssize_t k = recv(pr->sock, &pace, sizeof(pace), wait ? 0 : MSG_DONTWAIT);
+		struct pollfd p = { .fd = pr->sock, .events = POLLIN };
+		ssize_t k;
 
+		if (!wait && poll(&p, 1, 0) == 0)
+			return;		/* nothing more has come */
+		k = read(pr->sock, &pace, sizeof(pace));
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k < 0 && !wait && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
 		if (k > 0 && (size_t)k < sizeof(pace) &&
 		    !fd_read_full(pr->sock, (char *)&pace + k, sizeof(pace) - (size_t)k))
 			k = sizeof(pace);
