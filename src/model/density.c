@@ -441,7 +441,12 @@ int density_sweep(char *const *paths, unsigned npaths, const struct strategy *s,
 	*filled = *density = 0;
 	if (!max_n)
 		return 0;
-	memset(out, 0, max_n * sizeof(*out));
+	/*
+	 * out is not cleared: each point up to the sweep's end is written
+	 * whole (its N, and both replays' results), and one that would
+	 * clear --max points, 2 KB each, before the demand replay's process
+	 * forks would have this one copy every page it then writes.
+	 */
 	w.fit = xcalloc(max_n, sizeof(*w.fit), "the sweep's results");
 	w.done = xcalloc(max_n, sizeof(*w.done), "the sweep's progress");
 	progress_start(&w.prog, base->progress);

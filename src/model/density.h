@@ -36,8 +36,9 @@ static inline bool density_fits(const struct density_point *p)
  * points on that many threads; the points filled do not depend on @jobs.
  * base->progress: a progress line on stderr.
  *
- * Fills out[0 .. filled-1] with N = 1 .. filled and sets *filled and
- * *density (the largest N that fits; 0 if none).  Returns 0, or the first
+ * Fills out[0 .. filled-1] with N = 1 .. filled (the rest of out as it
+ * was, or partly written) and sets *filled and *density (the largest N
+ * that fits; 0 if none).  Returns 0, or the first
  * failing replay's exit status (EXIT_DATA, EXIT_USAGE) with its message in
  * @err; out of memory, die_oom() (util/xalloc.h).  With threads that cannot be
  * started the sweep runs on the calling thread.
