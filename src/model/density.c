@@ -183,6 +183,25 @@ struct demand_msg {
 	char err[512];
 };
 
+/*
+ * The demand replay's process: its socket, and the lock of its writes (a
+ * thread that runs out of memory sends its end while another may be
+ * sending a point).
+ */
+static int demand_sock = -1;
+static pthread_mutex_t demand_write = PTHREAD_MUTEX_INITIALIZER;
+
+/* Send @m up; false if the parent is gone. */
+static bool demand_send(const struct demand_msg *m)
+{
+	bool ok;
+
+	pthread_mutex_lock(&demand_write);
+	ok = !fd_write_full(demand_sock, m, sizeof(*m));
+	pthread_mutex_unlock(&demand_write);
+	return ok;
+}
+
 /* Point @res of a prefix replay into the sweep, with the lock held. */
 static void note_point(struct sweep *w, bool limited, const struct replay_result *res)
 {
@@ -264,7 +283,7 @@ static bool prefix_point(void *arg, const struct replay_result *res)
 	if (!pr->limited && pr->sock >= 0) {	/* in the demand replay's process */
 		struct demand_msg m = { .res = *res };
 
-		if (fd_write_full(pr->sock, &m, sizeof(m)))
+		if (!demand_send(&m))
 			return false;
 		/*
 		 * The demand replay, the faster (it never reclaims), waits for
@@ -305,17 +324,29 @@ static void *prefix_replay(void *arg)
 	return NULL;
 }
 
+/* die_oom() in the demand replay's process: the parent reports it, in one line. */
+static void demand_oom(const char *message)
+{
+	static struct demand_msg m = { .end = 1, .rc = EXIT_OUTPUT };
+
+	snprintf(m.err, sizeof(m.err), "%s", message);
+	demand_send(&m);
+	_exit(EXIT_OUTPUT);
+}
+
 /* The demand replay's process: its points up @sock, then its end. */
 static void __attribute__((noreturn)) demand_child(struct prefix_run *pr)
 {
-	struct demand_msg m = { .end = 1 };
+	static struct demand_msg m = { .end = 1 };
 
 	cleanup_disown();	/* the parent's outputs are the parent's */
+	demand_sock = pr->sock;
+	xalloc_on_oom(demand_oom);
 	pr->pace = (struct demand_pace){ 0, pr->w->max_n, 0 };
 	prefix_replay(pr);
 	m.rc = pr->rc;
 	memcpy(m.err, pr->err, sizeof(m.err));
-	fd_write_full(pr->sock, &m, sizeof(m));
+	demand_send(&m);
 	_exit(0);
 }
 

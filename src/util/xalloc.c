@@ -16,6 +16,12 @@
 #include "util/xalloc.h"
 
 static _Thread_local const char *trace;
+static void (*oom_report)(const char *message);
+
+void xalloc_on_oom(void (*report)(const char *message))
+{
+	oom_report = report;
+}
 
 void xalloc_trace(const char *t)
 {
@@ -31,6 +37,13 @@ _Noreturn void die_oom(const char *what)
 	if (atomic_flag_test_and_set(&dying))
 		for (;;)
 			pause();
+	if (oom_report) {
+		char m[512];
+
+		snprintf(m, sizeof(m), "out of memory allocating %s%s%s", what,
+			 trace ? " for " : "", trace ? trace : "");
+		oom_report(m);
+	}
 	/* msg() writes to unbuffered stderr: no memory of its own */
 	msg("out of memory allocating %s%s%s", what, trace ? " for " : "",
 	    trace ? trace : "");

@@ -25,6 +25,13 @@ void xalloc_trace(const char *trace);
 /* Print the message for @what, remove temporary files, exit 5. */
 _Noreturn void die_oom(const char *what);
 
+/*
+ * In a child process whose parent reports for it (density's demand
+ * replay): die_oom() passes its message, without the "anonsim CMD: ",
+ * to @report, which ends the process, instead of printing it.
+ */
+void xalloc_on_oom(void (*report)(const char *message));
+
 /* malloc, calloc, realloc and strdup that die_oom(@what) on failure. */
 void *xmalloc(size_t size, const char *what);
 void *xcalloc(size_t n, size_t size, const char *what);

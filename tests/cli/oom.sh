@@ -37,10 +37,12 @@ for s in read-copy devanon punch; do
 		fail "replay -s $s: unexpected message: $(cat err)"
 	[ ! -s out ] || fail "replay -s $s printed a result: $(cat out)"
 done
-# density replays the limited and the unlimited host side by side, and
-# which runs out first is a race (either message is true, and exactly one
-# line is printed: see the loop below); -j 1 runs the limited replay
-# first, alone, and its first allocation to fail is the host's reclaim list
+# density replays the limited and the unlimited host side by side, the
+# unlimited one in a child process that sends its failure to the parent
+# to report, and which runs out first is a race (either message is true,
+# and exactly one line is printed: see the loop below); -j 1 runs the
+# limited replay first, alone, and its first allocation to fail is the
+# host's reclaim list
 (ulimit -v $limit && exec "$ANONSIM" density -j 1 -m 1G -o density.csv huge.trace) >out 2>err
 st=$?
 [ "$st" -eq 5 ] || fail "density exited $st under ulimit -v $limit, expected 5"
