@@ -222,23 +222,13 @@ static void note_point(struct sweep *w, bool limited, const struct replay_result
 	progress(w, n);
 }
 
-/* The limited replay's progress down @sock; send() so that a gone child is no SIGPIPE. */
+/* The limited replay's progress down @sock (-1: none); a child gone is seen up the socket. */
 static void send_pace(int sock, unsigned limited_n, unsigned limit, bool done)
 {
 	struct demand_pace pace = { limited_n, limit, done };
-	const char *b = (const char *)&pace;
-	size_t left = sizeof(pace);
 
-	while (sock >= 0 && left) {
-		ssize_t k = send(sock, b, left, MSG_NOSIGNAL);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return;	/* the child is gone: its end is seen up the socket */
-		b += k;
-		left -= (size_t)k;
-	}
+	if (sock >= 0)
+		fd_send_full(sock, &pace, sizeof(pace));
 }
 
 /*
@@ -252,17 +242,10 @@ static void read_pace(struct prefix_run *pr, bool wait)
 
 	for (;;) {
 		struct pollfd p = { .fd = pr->sock, .events = POLLIN };
-		ssize_t k;
 
-		if (!wait && poll(&p, 1, 0) == 0)
+		if (!wait && poll(&p, 1, 0) <= 0)
 			return;		/* nothing more has come */
-		k = read(pr->sock, &pace, sizeof(pace));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k > 0 && (size_t)k < sizeof(pace) &&
-		    !fd_read_full(pr->sock, (char *)&pace + k, sizeof(pace) - (size_t)k))
-			k = sizeof(pace);
-		if (k != sizeof(pace)) {
+		if (fd_read_full(pr->sock, &pace, sizeof(pace))) {
 			pr->pace.done = 1;
 			pr->pace.limit = 0;
 			return;
@@ -277,8 +260,7 @@ static bool prefix_point(void *arg, const struct replay_result *res)
 {
 	struct prefix_run *pr = arg;
 	struct sweep *w = pr->w;
-	unsigned n = res->instances;
-	bool more;
+	unsigned n = res->instances, limit;
 
 	if (!pr->limited && pr->sock >= 0) {	/* in the demand replay's process */
 		struct demand_msg m = { .res = *res };
@@ -298,11 +280,11 @@ static bool prefix_point(void *arg, const struct replay_result *res)
 	}
 	pthread_mutex_lock(&w->lock);
 	note_point(w, pr->limited, res);
-	more = n < w->limit;
+	limit = w->limit;
 	pthread_mutex_unlock(&w->lock);
 	if (pr->limited)
-		send_pace(pr->sock, n, w->limit, false);
-	return more;
+		send_pace(pr->sock, n, limit, false);
+	return n < limit;
 }
 
 static void *prefix_replay(void *arg)

@@ -451,11 +451,14 @@ static int run_open_traces(struct run *r)
 	for (j = 0; j < npaths; j++)
 		r->size[j] = trace_share_size(r->shares[share_of(r, j)]);
 	/*
-	 * Sequential mode binds each cursor as its instance starts: a sweep's
-	 * replay of --max copies that ends after a tenth of them never
-	 * touches the rest (a cursor is some 4.7 KB, a page fault each).
+	 * Sequential mode binds each cursor as its instance starts
+	 * (run_merge): a sweep's replay of --max copies that ends after a
+	 * tenth of them never touches the rest (a cursor is some 4.7 KB, a
+	 * page fault each).
 	 */
-	for (i = 0; i < n && r->o->stagger_us >= 0; i++) {
+	if (r->o->stagger_us < 0)
+		return 0;
+	for (i = 0; i < n; i++) {
 		cursor_bind(r, i);
 		if (r->o->stagger_us > 0 && i > TRACE_TIME_MAX / (uint64_t)r->o->stagger_us) {
 			char b[DECIMAL_MAX];

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fdio.c - whole reads and writes on a pipe, whatever the kernel splits
- * them into.
+ * fdio.c - whole reads and writes on a pipe or socket, whatever the
+ * kernel splits them into.
  */
 #include <config.h>
 
 #include <errno.h>
-#include <stdbool.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "util/fdio.h"
 
-static int pipe_full(bool out, int fd, void *buf, size_t len)
+enum fd_op { FD_READ, FD_WRITE, FD_SEND };
+
+static int pipe_full(enum fd_op op, int fd, void *buf, size_t len)
 {
 	unsigned char *b = buf;
 
@@ -19,7 +21,8 @@ static int pipe_full(bool out, int fd, void *buf, size_t len)
 		ssize_t n;
 
 		errno = 0;
-		n = out ? write(fd, b, len) : read(fd, b, len);
+		n = op == FD_READ ? read(fd, b, len) :
+		    op == FD_WRITE ? write(fd, b, len) : send(fd, b, len, MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -32,10 +35,15 @@ static int pipe_full(bool out, int fd, void *buf, size_t len)
 
 int fd_read_full(int fd, void *buf, size_t len)
 {
-	return pipe_full(false, fd, buf, len);
+	return pipe_full(FD_READ, fd, buf, len);
 }
 
 int fd_write_full(int fd, const void *buf, size_t len)
 {
-	return pipe_full(true, fd, (void *)buf, len);
+	return pipe_full(FD_WRITE, fd, (void *)buf, len);
+}
+
+int fd_send_full(int sock, const void *buf, size_t len)
+{
+	return pipe_full(FD_SEND, sock, (void *)buf, len);
 }

@@ -31,22 +31,19 @@ void xalloc_trace(const char *t)
 _Noreturn void die_oom(const char *what)
 {
 	static atomic_flag dying = ATOMIC_FLAG_INIT;
+	char m[512];
 
 	/* one thread reports and ends the process; another that runs out of
 	 * memory at the same time (density's parallel replays) waits for it */
 	if (atomic_flag_test_and_set(&dying))
 		for (;;)
 			pause();
-	if (oom_report) {
-		char m[512];
-
-		snprintf(m, sizeof(m), "out of memory allocating %s%s%s", what,
-			 trace ? " for " : "", trace ? trace : "");
+	snprintf(m, sizeof(m), "out of memory allocating %s%s%s", what,
+		 trace ? " for " : "", trace ? trace : "");
+	if (oom_report)
 		oom_report(m);
-	}
 	/* msg() writes to unbuffered stderr: no memory of its own */
-	msg("out of memory allocating %s%s%s", what, trace ? " for " : "",
-	    trace ? trace : "");
+	msg("%s", m);
 	cleanup_now();
 	/* no exit handlers: they would flush half a result, and may allocate */
 	_exit(EXIT_OUTPUT);
