@@ -39,6 +39,11 @@ the run, also on INT, TERM and HUP; tracefs is unmounted if this mounted it.
                     and reclaim's time per page scanned in the reclaims
                     that write (the two figures behind the model's swap
                     cache, src/model/host.c)
+      --lists       also write OUT/lists.csv: the run's memory cgroup lists
+                    (inactive and active anon and file, shmem) every 0.1 s,
+                    written into the trace as it runs (trace_marker), so
+                    that their times are the reclaims' (the model's lists
+                    after each reclaim are model.csv's last three columns)
   -o, --output DIR  (default: a new directory under \${TMPDIR:-/tmp})
   -h, --help        this text
 Environment: ANONSIM (default: ./anonsim of the build tree), JQ (jq).
@@ -49,7 +54,7 @@ USAGE
 }
 top=$(cd "$(dirname "$0")/.." && pwd)
 anonsim=${ANONSIM:-$top/anonsim} jq=${JQ:-jq}
-mem= n=1 strat=read-copy swap=256M stagger= zeros= latency= out= trace= from=
+mem= n=1 strat=read-copy swap=256M stagger= zeros= latency= lists= out= trace= from=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-m|-n|-s|--swap|--stagger|-o|--output|--from)
@@ -63,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--stagger) stagger=$2; shift 2 ;;
 	--read-zeros) zeros=--read-zeros; shift ;;
 	--latency) latency=1; shift ;;
+	--lists) lists=1; shift ;;
 	--from) from=$2; shift 2 ;;
 	-o|--output) out=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
@@ -74,6 +80,17 @@ done
 skip() { echo "reclaim_trace: SKIP: $*" >&2; exit 77; }
 command -v "$jq" >/dev/null 2>&1 || skip "needs jq"
 [ -x "$anonsim" ] || { echo "reclaim_trace: $anonsim: not built (make, or ANONSIM)" >&2; exit 1; }
+
+# --lists: the memory cgroup's lists in pages (its memory.stat, STAT),
+# into the trace every 0.1 s while the run lasts
+sample_lists() {
+	while :; do
+		[ -r "$1" ] && awk '$1 ~ /^(inactive_anon|active_anon|inactive_file|active_file|shmem)$/ {
+			s = s " " $1 "=" int($2 / 4096) } END { if (s != "") print "anonsim_lists:" s }' "$1" \
+			>"$T/trace_marker" 2>/dev/null
+		sleep 0.1
+	done
+}
 
 # the run: tracing on, the live run, tracing put back as it was
 run_live() {
@@ -118,10 +135,11 @@ run_live() {
 	saved_on=$(cat "$T/tracing_on") saved_kb=$(cat "$T/buffer_size_kb")
 	saved_events=
 	for e in $events; do saved_events="$saved_events $(cat "$T/events/$e/enable")"; done
-	restored=
+	restored= sampler=
 	restore() {
 		[ -z "$restored" ] || return 0
 		restored=1
+		[ -z "$sampler" ] || kill "$sampler" 2>/dev/null
 		echo 0 >"$T/tracing_on"
 		set -- $saved_events
 		for e in $events; do echo "$1" >"$T/events/$e/enable"; shift; done
@@ -143,8 +161,14 @@ run_live() {
 	[ -z "$stagger" ] || set -- "$@" --stagger "$stagger"
 	cat /proc/vmstat >"$out/vmstat.before"
 	echo 1 >"$T/tracing_on"
-	"$anonsim" live --json -o "$out/live.json" $zeros "$@" "$trace" || {
-		echo "reclaim_trace: the live run failed" >&2; exit 5; }
+	"$anonsim" live --json -o "$out/live.json" $zeros "$@" "$trace" &
+	live=$!
+	if [ -n "$lists" ]; then
+		sample_lists "/sys/fs/cgroup/memory/anonsim-live.$live/memory.stat" &
+		sampler=$!
+	fi
+	wait "$live" || { echo "reclaim_trace: the live run failed" >&2; exit 5; }
+	[ -z "$sampler" ] || { kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null; sampler=; }
 	echo 0 >"$T/tracing_on"
 	cat /proc/vmstat >"$out/vmstat.after"
 	cat "$T/trace" >"$out/trace.txt"
@@ -214,6 +238,18 @@ BEGIN { print "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,ano
 	print "kernel", sprintf("%.6f", t0[p]), kind[p], "", prio[p], val($0, "nr_reclaimed"),
 		as[p], aw[p], af[p], ff[p], d[p], "", "", ""
 }' "$out/trace.txt" >"$out/kernel.csv"
+
+# the lists sampled into the trace (--lists), on the reclaims' clock
+if grep -q 'anonsim_lists:' "$out/trace.txt"; then
+	awk -v OFS=, 'BEGIN { print "time_s,shmem_pages,inactive_anon_pages,active_anon_pages,inactive_file_pages,active_file_pages" }
+	/tracing_mark_write: anonsim_lists:/ {
+		t = $0; sub(/: tracing_mark_write:.*/, "", t); n = split(t, a, " ")
+		delete v
+		for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2]
+		print sprintf("%.6f", a[n]), v["shmem"] + 0, v["inactive_anon"] + 0, v["active_anon"] + 0,
+			v["inactive_file"] + 0, v["active_file"] + 0
+	}' "$out/trace.txt" >"$out/lists.csv"
+fi
 
 # the model with the run's memory, swap, overhead and readahead window
 overhead=$("$jq" -r '.results[0].overhead_mib * 1024 | floor' "$out/live.json")

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # bench/reclaim_trace.sh --from: a kernel trace read into the model's
-# columns without root.  The hand-made trace below holds two reclaims and
-# three swap writes; what each line of kernel.csv and latency.txt must say
-# is worked out beside it.
+# columns without root.  The hand-made trace below holds two reclaims,
+# three swap writes and two samples of the lists (--lists); what each line
+# of kernel.csv, lists.csv and latency.txt must say is worked out beside it.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v jq >/dev/null 2>&1 || { echo "needs jq"; exit 77; }
 script=$top_srcdir/bench/reclaim_trace.sh
@@ -43,6 +43,9 @@ mkdir "$d"
 	echo "          <idle>-0       [001] .Ns1. 10.000215: block_rq_complete: 254,0 W () 1000 + 8 be,0,4 [0]"
 	echo "$t 10.000264: mm_vmscan_memcg_reclaim_end: nr_reclaimed=32"
 	echo "          <idle>-0       [001] .Ns1. 10.000417: block_rq_complete: 254,0 W () 3000 + 8 be,0,4 [0]"
+	# --lists' samples of the cgroup's lists, between the two reclaims
+	echo "              sh-300     [001] ..... 10.500000: tracing_mark_write: anonsim_lists: inactive_anon=300 active_anon=2 inactive_file=40 active_file=9 shmem=290"
+	echo "              sh-300     [000] ..... 10.600001: tracing_mark_write: anonsim_lists: inactive_anon=280 active_anon=0 inactive_file=61 active_file=7 shmem=270"
 	echo "$u 11.000000: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_NOFS|__GFP_HIGHMEM|__GFP_MOVABLE"
 	echo "$u 11.000010: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=40 nr_reclaimed=0 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC"
 	echo "$u 11.000020: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=10 nr_reclaimed=10 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC"
@@ -67,6 +70,12 @@ kernel,10.000000,full,,0,32,100,50,20,12,8,,,
 kernel,11.000000,nofs,,12,10,40,0,0,10,0,,,
 CSV
 cmp -s "$tmp/kernel.want" "$d/kernel.csv" || fail "kernel.csv: $(diff "$tmp/kernel.want" "$d/kernel.csv")"
+cat >"$tmp/lists.want" <<'CSV'
+time_s,shmem_pages,inactive_anon_pages,active_anon_pages,inactive_file_pages,active_file_pages
+10.500000,290,300,2,40,9
+10.600001,270,280,0,61,7
+CSV
+cmp -s "$tmp/lists.want" "$d/lists.csv" || fail "lists.csv: $(diff "$tmp/lists.want" "$d/lists.csv")"
 cat >"$tmp/latency.want" <<'TXT'
 swap writes, submitted to completed: median 200.00 us, 10 % below 100.00, 90 % below 400.00 (3)
 reclaims that write 50 pages or more, time a page scanned: median 2.00 us, 10 % below 2.00, 90 % below 2.00 (1)
