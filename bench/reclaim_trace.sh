@@ -44,6 +44,11 @@ the run, also on INT, TERM and HUP; tracefs is unmounted if this mounted it.
                     written into the trace as it runs (trace_marker), so
                     that their times are the reclaims' (the model's lists
                     after each reclaim are model.csv's last three columns)
+      --folios      also trace the page cache's additions
+                    (mm_filemap_add_to_page_cache) and write OUT/folios.csv:
+                    each folio anonsim's tasks add, its file's inode, first
+                    page and order (readahead's folio sizes; the largest
+                    traces grow by a few MB a second)
   -o, --output DIR  (default: a new directory under \${TMPDIR:-/tmp})
   -h, --help        this text
 Environment: ANONSIM (default: ./anonsim of the build tree), JQ (jq).
@@ -54,7 +59,7 @@ USAGE
 }
 top=$(cd "$(dirname "$0")/.." && pwd)
 anonsim=${ANONSIM:-$top/anonsim} jq=${JQ:-jq}
-mem= n=1 strat=read-copy swap=256M stagger= zeros= latency= lists= out= trace= from=
+mem= n=1 strat=read-copy swap=256M stagger= zeros= latency= lists= folios= out= trace= from=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-m|-n|-s|--swap|--stagger|-o|--output|--from)
@@ -69,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--read-zeros) zeros=--read-zeros; shift ;;
 	--latency) latency=1; shift ;;
 	--lists) lists=1; shift ;;
+	--folios) folios=1; shift ;;
 	--from) from=$2; shift 2 ;;
 	-o|--output) out=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
@@ -119,6 +125,7 @@ run_live() {
 		vmscan/mm_vmscan_lru_shrink_inactive vmscan/mm_vmscan_lru_shrink_active
 		vmscan/mm_vmscan_write_folio"
 	[ -z "$latency" ] || events="$events block/block_bio_queue block/block_rq_complete"
+	[ -z "$folios" ] || events="$events filemap/mm_filemap_add_to_page_cache"
 	for e in $events; do
 		[ -w "$T/events/$e/enable" ] || {
 			[ -z "$mounted" ] || umount "$T"
@@ -249,6 +256,18 @@ if grep -q 'anonsim_lists:' "$out/trace.txt"; then
 		print sprintf("%.6f", a[n]), v["shmem"] + 0, v["inactive_anon"] + 0, v["active_anon"] + 0,
 			v["inactive_file"] + 0, v["active_file"] + 0
 	}' "$out/trace.txt" >"$out/lists.csv"
+fi
+
+# the folios anonsim's tasks added to the page cache (--folios)
+if grep -q 'mm_filemap_add_to_page_cache:' "$out/trace.txt"; then
+	awk -v OFS=, 'BEGIN { print "time_s,ino,index,order" }
+	/^ *anonsim-[0-9]+ .*mm_filemap_add_to_page_cache:/ {
+		t = $0; sub(/: mm_filemap_add_to_page_cache:.*/, "", t); n = split(t, a, " ")
+		ino = $0; sub(/.* ino /, "", ino); sub(/ .*/, "", ino)
+		ofs = $0; sub(/.* ofs=/, "", ofs); sub(/ .*/, "", ofs)
+		order = $0; sub(/.* order=/, "", order)
+		print sprintf("%.6f", a[n]), ino, int(ofs / 4096), order + 0
+	}' "$out/trace.txt" >"$out/folios.csv"
 fi
 
 # the model with the run's memory, swap, overhead and readahead window

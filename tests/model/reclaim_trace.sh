@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bench/reclaim_trace.sh --from: a kernel trace read into the model's
 # columns without root.  The hand-made trace below holds two reclaims,
-# three swap writes and two samples of the lists (--lists); what each line
-# of kernel.csv, lists.csv and latency.txt must say is worked out beside it.
+# three swap writes, two samples of the lists (--lists) and three folios
+# added (--folios); what each line of kernel.csv, lists.csv, folios.csv and
+# latency.txt must say is worked out beside it.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v jq >/dev/null 2>&1 || { echo "needs jq"; exit 77; }
 script=$top_srcdir/bench/reclaim_trace.sh
@@ -43,6 +44,11 @@ mkdir "$d"
 	echo "          <idle>-0       [001] .Ns1. 10.000215: block_rq_complete: 254,0 W () 1000 + 8 be,0,4 [0]"
 	echo "$t 10.000264: mm_vmscan_memcg_reclaim_end: nr_reclaimed=32"
 	echo "          <idle>-0       [001] .Ns1. 10.000417: block_rq_complete: 254,0 W () 3000 + 8 be,0,4 [0]"
+	# --folios: two folios anonsim adds (order 2 at page 16, order 0 at
+	# page 7), and one another task adds, left out
+	echo "$t 10.400000: mm_filemap_add_to_page_cache: dev 254:1 ino 2a pfn=0x1234 ofs=65536 order=2"
+	echo "$u 10.400100: mm_filemap_add_to_page_cache: dev 254:1 ino 2a pfn=0x1238 ofs=28672 order=0"
+	echo "            cat-77     [000] ..... 10.400200: mm_filemap_add_to_page_cache: dev 254:1 ino 3b pfn=0x2000 ofs=0 order=0"
 	# --lists' samples of the cgroup's lists, between the two reclaims
 	echo "              sh-300     [001] ..... 10.500000: tracing_mark_write: anonsim_lists: inactive_anon=300 active_anon=2 inactive_file=40 active_file=9 shmem=290"
 	echo "              sh-300     [000] ..... 10.600001: tracing_mark_write: anonsim_lists: inactive_anon=280 active_anon=0 inactive_file=61 active_file=7 shmem=270"
@@ -76,6 +82,12 @@ time_s,shmem_pages,inactive_anon_pages,active_anon_pages,inactive_file_pages,act
 10.600001,270,280,0,61,7
 CSV
 cmp -s "$tmp/lists.want" "$d/lists.csv" || fail "lists.csv: $(diff "$tmp/lists.want" "$d/lists.csv")"
+cat >"$tmp/folios.want" <<'CSV'
+time_s,ino,index,order
+10.400000,2a,16,2
+10.400100,2a,7,0
+CSV
+cmp -s "$tmp/folios.want" "$d/folios.csv" || fail "folios.csv: $(diff "$tmp/folios.want" "$d/folios.csv")"
 cat >"$tmp/latency.want" <<'TXT'
 swap writes, submitted to completed: median 200.00 us, 10 % below 100.00, 90 % below 400.00 (3)
 reclaims that write 50 pages or more, time a page scanned: median 2.00 us, 10 % below 2.00, 90 % below 2.00 (1)
