@@ -16,12 +16,14 @@
 const struct shmem_geom shmem_geom_i386 = {
 	.name = "i386",
 	.entries_per_page = 1024,
+	.epp_shift = 10,
 	.max_index = SHMEM_NR_DIRECT + (1024UL * 1024 / 2) * (1024 + 1),
 };
 
 const struct shmem_geom shmem_geom_x86_64 = {
 	.name = "x86_64",
 	.entries_per_page = 512,
+	.epp_shift = 9,
 	.max_index = SHMEM_NR_DIRECT + (512UL * 512 / 2) * (512 + 1),
 };
 
@@ -53,7 +55,8 @@ static void install_spare(struct shmem_table *t, void **slot,
 unsigned long *shmem_table_walk(struct shmem_table *t, unsigned long index,
 				unsigned long *page)
 {
-	unsigned long epp = t->geom->entries_per_page;
+	unsigned int shift = t->geom->epp_shift;
+	unsigned long epp = 1UL << shift;
 	unsigned long offset;
 	void **dir;
 
@@ -69,14 +72,14 @@ unsigned long *shmem_table_walk(struct shmem_table *t, unsigned long index,
 	}
 
 	index -= SHMEM_NR_DIRECT;
-	offset = index % epp;
-	index /= epp;		/* leaf number */
+	offset = index & (epp - 1);
+	index >>= shift;	/* leaf number */
 	dir = t->indirect;
 
 	if (index >= epp / 2) {
 		index -= epp / 2;
-		dir += epp / 2 + index / epp;
-		index %= epp;
+		dir += epp / 2 + (index >> shift);
+		index &= epp - 1;
 		if (!*dir) {
 			install_spare(t, dir, page);
 			return NULL;
@@ -102,7 +105,7 @@ unsigned long shmem_table_span(const struct shmem_table *t,
 		return 0;
 	if (index < SHMEM_NR_DIRECT)
 		return SHMEM_NR_DIRECT - index;
-	return epp - (index - SHMEM_NR_DIRECT) % epp;
+	return epp - ((index - SHMEM_NR_DIRECT) & (epp - 1));
 }
 
 unsigned long *shmem_table_get(struct shmem_table *t, unsigned long index,

@@ -25,6 +25,12 @@
 struct shmem_geom {
 	const char *name;
 	unsigned long entries_per_page;	/* page size / word size */
+	/*
+	 * log2 of entries_per_page: the walk shifts and masks, as 2.4's
+	 * constant ENTRIES_PER_PAGE compiles to, where a division by a
+	 * geometry read at run time would cost a divide at each level
+	 */
+	unsigned int epp_shift;
 	unsigned long max_index;	/* SHMEM_MAX_INDEX */
 };
 

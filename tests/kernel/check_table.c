@@ -54,6 +54,8 @@ START_TEST(test_geometry_constants)
 {
 	setup(_i);
 	ck_assert_uint_eq(geoms[_i]->entries_per_page, _i ? 512 : 1024);
+	/* the walk shifts by it: 2^10 and 2^9 entries */
+	ck_assert_uint_eq(geoms[_i]->epp_shift, _i ? 9 : 10);
 	ck_assert_uint_eq(geoms[_i]->max_index, bounds[_i].max_index);
 }
 END_TEST

@@ -243,10 +243,9 @@ void kapi_spin_unlock_slow(spinlock_t *lock)
 	}
 }
 
-void lockdep_assert_held(spinlock_t *lock)
+void kapi_lock_not_held(spinlock_t *lock)
 {
-	if (!lock->held)
-		ctx_get()->unlocked_walks++;
+	ctx_get()->unlocked_walks++;
 }
 
 int cond_resched_lock(spinlock_t *lock)
