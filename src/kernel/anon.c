@@ -263,23 +263,24 @@ static unsigned long posted_munmap(struct anon_inode *ai, unsigned long pgoff,
 }
 
 /*
- * Free page @idx whose count munmap took to zero; called and returns with
- * the lock held, dropped while the page lock is taken.  An mmap and fault
- * in that window map the page again: the count is rechecked under the
- * lock, with the page locked, before anything is freed.
+ * Free page @idx whose count (@count) munmap took to zero; called and
+ * returns with the lock held, dropped while the page lock is taken.  An
+ * mmap and fault in that window map the page again: the count is rechecked
+ * under the lock, with the page locked, before anything is freed.  @count
+ * stays valid meanwhile: a table page goes only when the file is
+ * truncated, after its last mapping.
  */
-static bool fixed_reclaim(struct anon_inode *ai, unsigned long idx)
+static bool fixed_reclaim(struct anon_inode *ai, unsigned long idx,
+			  unsigned long *count)
 {
 	struct shmem_inode *info = &ai->shm;
-	unsigned long *count;
 	swp_entry_t entry = { 0 };
 	bool locked, removed = false;
 
 	spin_unlock(&info->lock);
 	locked = info->pops->lock_page(info->priv, idx);
 	spin_lock(&info->lock);
-	count = shmem_table_walk(&ai->maps, idx, NULL);
-	if (!IS_ERR_OR_NULL(count) && !*count) {
+	if (!*count) {
 		entry = __shmem_swap_in(info, idx);
 		if (locked)
 			removed = info->pops->remove_page(info->priv, idx);
@@ -314,12 +315,8 @@ static unsigned long fixed_munmap(struct anon_inode *ai, unsigned long pgoff,
 				continue;
 			if (--count[k])
 				continue;
-			/*
-			 * The lock is dropped inside; count stays valid: a
-			 * table page goes only when the file is truncated,
-			 * after its last mapping.
-			 */
-			if (fixed_reclaim(ai, idx + k)) {
+			/* the lock is dropped inside */
+			if (fixed_reclaim(ai, idx + k, &count[k])) {
 				reclaimed++;
 				ai->reclaimed++;
 			}
