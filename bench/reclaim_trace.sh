@@ -142,11 +142,14 @@ run_live() {
 	saved_on=$(cat "$T/tracing_on") saved_kb=$(cat "$T/buffer_size_kb")
 	saved_events=
 	for e in $events; do saved_events="$saved_events $(cat "$T/events/$e/enable")"; done
-	restored= sampler=
+	restored= sampler= live=
 	restore() {
 		[ -z "$restored" ] || return 0
 		restored=1
 		[ -z "$sampler" ] || kill "$sampler" 2>/dev/null
+		# a run in the background ignores the terminal's INT: end it, and
+		# let it take down its cgroup and swap file, before tracing goes
+		[ -z "$live" ] || { kill "$live" 2>/dev/null; wait "$live" 2>/dev/null; }
 		echo 0 >"$T/tracing_on"
 		set -- $saved_events
 		for e in $events; do echo "$1" >"$T/events/$e/enable"; shift; done
@@ -174,7 +177,8 @@ run_live() {
 		sample_lists "/sys/fs/cgroup/memory/anonsim-live.$live/memory.stat" &
 		sampler=$!
 	fi
-	wait "$live" || { echo "reclaim_trace: the live run failed" >&2; exit 5; }
+	wait "$live" || { live=; echo "reclaim_trace: the live run failed" >&2; exit 5; }
+	live=
 	[ -z "$sampler" ] || { kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null; sampler=; }
 	echo 0 >"$T/tracing_on"
 	cat /proc/vmstat >"$out/vmstat.after"
