@@ -83,14 +83,9 @@ die() { echo "calibrate: $*" >&2; exit 5; }
 command -v "$jq" >/dev/null 2>&1 || { echo "calibrate: needs jq (Debian: jq)"; exit 77; }
 
 # configs: the corpus lines chosen, "NAME HALF TRACE STRATEGY N CGROUP STAGGER"
+. "$top/bench/calibrate/configs.sh"
 configs() {
-	sed -e 's/#.*//' "$corpus" | awk -v half="$half" -v only="$only" '
-		NF == 0 { next }
-		NF != 7 { printf "calibrate: %s:%d: 7 fields expected\n", FILENAME, NR > "/dev/stderr"; bad = 1; next }
-		half != "all" && $2 != half { next }
-		only != "" && index(" " only " ", " " $1 " ") == 0 { next }
-		{ print }
-		END { exit bad }' FILENAME="$corpus"
+	corpus_configs calibrate "$corpus" "$half" "$only"
 }
 configs >/dev/null || exit 1
 

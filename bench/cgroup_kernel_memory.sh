@@ -34,11 +34,12 @@ while [ $# -gt 0 ]; do
 	*) echo "cgroup_kernel_memory: unknown argument '$1' (see --help)" >&2; exit 1 ;;
 	esac
 done
-case $half in fit|held|all) ;; *) echo "cgroup_kernel_memory: --half is fit, held or all" >&2; exit 1 ;; esac
+case $half in fit|held|all) ;; *) echo "cgroup_kernel_memory: --half: fit, held or all, not '$half'" >&2; exit 1 ;; esac
 command -v "$jq" >/dev/null 2>&1 || { echo "cgroup_kernel_memory: needs jq" >&2; exit 1; }
+. "$top/bench/calibrate/configs.sh"
 
-grep -v '^#' "$top/bench/calibrate/corpus" | awk -v h="$half" 'NF >= 7 && (h == "all" || $2 == h) { print $1 }' |
-while read -r name; do
+corpus_configs cgroup_kernel_memory "$top/bench/calibrate/corpus" "$half" "" |
+while read -r name _; do
 	for f in "$dir/$name"/run-*.json; do
 		[ -r "$f" ] || continue
 		# each point before the first swap-out: instances, tmpfs, cache, beyond the probe

@@ -15,14 +15,14 @@
 
 const struct shmem_geom shmem_geom_i386 = {
 	.name = "i386",
-	.entries_per_page = 1024,
+	.entries_per_page = 1UL << 10,
 	.epp_shift = 10,
 	.max_index = SHMEM_NR_DIRECT + (1024UL * 1024 / 2) * (1024 + 1),
 };
 
 const struct shmem_geom shmem_geom_x86_64 = {
 	.name = "x86_64",
-	.entries_per_page = 512,
+	.entries_per_page = 1UL << 9,
 	.epp_shift = 9,
 	.max_index = SHMEM_NR_DIRECT + (512UL * 512 / 2) * (512 + 1),
 };

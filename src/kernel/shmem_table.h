@@ -24,7 +24,7 @@
 /* Page and word size of the machine whose table is modelled. */
 struct shmem_geom {
 	const char *name;
-	unsigned long entries_per_page;	/* page size / word size */
+	unsigned long entries_per_page;	/* page size / word size: 1 << epp_shift */
 	/*
 	 * log2 of entries_per_page: the walk shifts and masks, as 2.4's
 	 * constant ENTRIES_PER_PAGE compiles to, where a division by a
