@@ -39,11 +39,15 @@ the run, also on INT, TERM and HUP; tracefs is unmounted if this mounted it.
                     and reclaim's time per page scanned in the reclaims
                     that write (the two figures behind the model's swap
                     cache, src/model/host.c)
-      --lists       also write OUT/lists.csv: the run's memory cgroup lists
-                    (inactive and active anon and file, shmem) every 0.1 s,
-                    written into the trace as it runs (trace_marker), so
-                    that their times are the reclaims' (the model's lists
-                    after each reclaim are model.csv's last three columns)
+      --lists       also write OUT/lists.csv: the lists (inactive and
+                    active anon and file, shmem) every 0.1 s, written into
+                    the trace as it runs (trace_marker), so that their
+                    times are the reclaims' (the model's lists after each
+                    reclaim are model.csv's last three columns).  Read from
+                    /proc/vmstat, the machine's, as changes since the run
+                    began: a read of the cgroup's memory.stat flushes its
+                    statistics, which reclaim reads, and changes the run
+                    (keep the machine quiet)
       --folios      also trace the page cache's additions
                     (mm_filemap_add_to_page_cache) and write OUT/folios.csv:
                     each folio anonsim's tasks add, its file's inode, first
@@ -87,13 +91,19 @@ skip() { echo "reclaim_trace: SKIP: $*" >&2; exit 77; }
 command -v "$jq" >/dev/null 2>&1 || skip "needs jq"
 [ -x "$anonsim" ] || { echo "reclaim_trace: $anonsim: not built (make, or ANONSIM)" >&2; exit 1; }
 
-# --lists: the memory cgroup's lists in pages (its memory.stat, STAT),
-# into the trace every 0.1 s while the run lasts
+# --lists: the machine's lists in pages, into the trace every 0.1 s while
+# the run lasts.  Not the cgroup's memory.stat: reading it flushes the
+# cgroup's statistics (mem_cgroup_flush_stats() in memcg1_stat_format()),
+# which reclaim otherwise sees as the 2 s flusher left them; runs whose
+# memory.stat was read every 0.1 s deactivated the page cache where runs
+# left alone swapped (README of bench/results/reclaim-trace).
+# /proc/vmstat's node counters are read without a flush; lists.csv holds
+# their changes since the first sample, taken before the run starts.
 sample_lists() {
 	while :; do
-		[ -r "$1" ] && awk '$1 ~ /^(inactive_anon|active_anon|inactive_file|active_file|shmem)$/ {
-			s = s " " $1 "=" int($2 / 4096) } END { if (s != "") print "anonsim_lists:" s }' "$1" \
-			>"$T/trace_marker" 2>/dev/null
+		awk '$1 ~ /^nr_(inactive_anon|active_anon|inactive_file|active_file|shmem)$/ {
+			s = s " " substr($1, 4) "=" $2 } END { if (s != "") print "anonsim_lists:" s }' \
+			/proc/vmstat >"$T/trace_marker" 2>/dev/null
 		sleep 0.1
 	done
 }
@@ -171,12 +181,13 @@ run_live() {
 	[ -z "$stagger" ] || set -- "$@" --stagger "$stagger"
 	cat /proc/vmstat >"$out/vmstat.before"
 	echo 1 >"$T/tracing_on"
+	if [ -n "$lists" ]; then
+		sample_lists &
+		sampler=$!
+		sleep 0.2	# the first sample, the lists before the run
+	fi
 	"$anonsim" live --json -o "$out/live.json" $zeros "$@" "$trace" &
 	live=$!
-	if [ -n "$lists" ]; then
-		sample_lists "/sys/fs/cgroup/memory/anonsim-live.$live/memory.stat" &
-		sampler=$!
-	fi
 	wait "$live" || { live=; echo "reclaim_trace: the live run failed" >&2; exit 5; }
 	live=
 	[ -z "$sampler" ] || { kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null; sampler=; }
@@ -257,8 +268,10 @@ if grep -q 'anonsim_lists:' "$out/trace.txt"; then
 		t = $0; sub(/: tracing_mark_write:.*/, "", t); n = split(t, a, " ")
 		delete v
 		for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2]
-		print sprintf("%.6f", a[n]), v["shmem"] + 0, v["inactive_anon"] + 0, v["active_anon"] + 0,
-			v["inactive_file"] + 0, v["active_file"] + 0
+		if (!based) { based = 1; for (k in v) b[k] = v[k] }	# the first: before the run
+		print sprintf("%.6f", a[n]), v["shmem"] - b["shmem"], v["inactive_anon"] - b["inactive_anon"],
+			v["active_anon"] - b["active_anon"], v["inactive_file"] - b["inactive_file"],
+			v["active_file"] - b["active_file"]
 	}' "$out/trace.txt" >"$out/lists.csv"
 fi
 
