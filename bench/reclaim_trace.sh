@@ -235,7 +235,7 @@ function when(line,   t, a, n) { t = line; sub(/: (block_|mm_vmscan).*/, "", t);
 
 # each reclaim of the kernel: from its begin to its end on the same task
 awk -v OFS=, "$trace_fields"'
-BEGIN { print "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,active_file_pages" }
+BEGIN { print "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,active_file_pages,active_anon_pages" }
 /mm_vmscan_memcg_reclaim_begin:/ {
 	p = pid_of($0); on[p] = 1; t0[p] = when($0)
 	kind[p] = ($0 ~ /__GFP_FS|GFP_KERNEL|GFP_USER|GFP_HIGHUSER/ && $0 !~ /GFP_NOFS/) ? "full" : "nofs"
@@ -258,7 +258,7 @@ BEGIN { print "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,ano
 	p = pid_of($0); if (!on[p]) next
 	on[p] = 0
 	print "kernel", sprintf("%.6f", t0[p]), kind[p], "", prio[p], val($0, "nr_reclaimed"),
-		as[p], aw[p], af[p], ff[p], d[p], "", "", ""
+		as[p], aw[p], af[p], ff[p], d[p], "", "", "", ""
 }' "$out/trace.txt" >"$out/kernel.csv"
 
 # the lists sampled into the trace (--lists), on the reclaims' clock

@@ -186,7 +186,7 @@ void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
 			struct lru_entry *e = &q->v[i];
 			const uint32_t *cur = NULL;
 
-			if (l != LRU_TMPFS)
+			if (!lru_is_anon(l))
 				cur = pc_lru_genp(h->caches[e->owner], e->page);
 			else
 				cur = owner_lru_gen(h, e->owner, e->page);
@@ -214,7 +214,7 @@ static struct lru_entry *lru_head(struct host *h, enum lru_list l)
 	while (q->head < q->tail) {
 		struct lru_entry *e = &q->v[q->head];
 
-		if (l == LRU_TMPFS) {
+		if (lru_is_anon(l)) {
 			const uint32_t *cur = owner_lru_gen(h, e->owner, e->page);
 
 			if (cur && *cur == e->gen)
@@ -351,6 +351,21 @@ static void swapcache_del(struct host *h, size_t i)
 	swapcache_remove(h, i);
 }
 
+/*
+ * Entry @i, its writeback ended, is freed: a tmpfs page leaves its shadow
+ * (workingset_eviction() from __remove_mapping()), aging the workingset.
+ */
+static void swapcache_evict(struct host *h, size_t i)
+{
+	uint32_t eviction = host_age_evict(h, 1);
+	const struct swapcache_page *w = &h->wb[i];
+	const struct tmpfs_owner *o = &h->owners[w->owner];
+
+	if (w->cat == CAT_TMPFS && o->priv)
+		o->ops->evicted(o->priv, w->page, eviction);
+	swapcache_del(h, i);
+}
+
 bool host_swapcache_take(struct host *h, uint32_t owner, uint32_t page)
 {
 	size_t i;
@@ -387,16 +402,23 @@ static int scan_anon(struct host *h)
 	struct lru_entry *e;
 
 	if (h->wb_done) {
-		swapcache_del(h, 0);
-		host_age_evict(h, 1);
+		swapcache_evict(h, 0);
 		return 2;
 	}
 	while (h->swap_used < h->swap_pages && (e = lru_head(h, LRU_TMPFS))) {
 		struct lru_entry v = *e;
 		const struct tmpfs_owner *o = &h->owners[v.owner];
+		enum folio_ref ref;
 
 		h->lru[LRU_TMPFS].head++;
-		if (o->ops->referenced(o->priv, v.page) ||
+		ref = o->ops->references(o->priv, v.page);
+		if (ref == FOLIOREF_ACTIVATE) {
+			h->active_anon++;
+			host_lru_add(h, LRU_ACTIVE_ANON, v.owner, v.page,
+				     o->ops->lru_gen(o->priv, v.page));
+			return 0;
+		}
+		if (ref == FOLIOREF_KEEP ||
 		    (h->nofs && o->ops->is_tmpfs(o->priv, v.page))) {
 			host_lru_add(h, LRU_TMPFS, v.owner, v.page,
 				     o->ops->lru_gen(o->priv, v.page));
@@ -416,8 +438,7 @@ static int scan_anon(struct host *h)
 	 */
 	if (h->swap_used < h->swap_pages && h->wb_nr > h->wb_done) {
 		h->wb_done++;
-		swapcache_del(h, 0);
-		host_age_evict(h, 1);
+		swapcache_evict(h, 0);
 		return 2;
 	}
 	return -1;
@@ -514,7 +535,9 @@ static void stats_flush(struct host *h)
 	h->stats.inactive_file = inactive_file(h);
 	h->stats.active_file = h->active_file;
 	h->stats.anon = h->pages[CAT_TMPFS] + h->host_anon;
+	h->stats.active_anon = h->active_anon;
 	h->stats.refault_activations = h->refault_activations;
+	h->stats.anon_refault_activations = h->anon_refault_activations;
 }
 
 /*
@@ -533,6 +556,31 @@ bool host_refault_recent(struct host *h, uint32_t eviction)
 	if (h->swap_used < h->swap_pages)
 		size += h->stats.anon;
 	return distance <= size;
+}
+
+/*
+ * workingset_refault() of a swapped-in page: workingset_test_recent()
+ * against the file lists and, while swap has room, the active anonymous
+ * list; a page back within it is activated, ages the workingset, and if
+ * it was active before (restored) charges the anonymous list's cost.
+ */
+bool host_anon_refault(struct host *h, uint32_t eviction, bool workingset)
+{
+	uint32_t distance = h->nonresident_age - eviction;
+	uint64_t size;
+
+	stats_flush(h);
+	size = h->stats.active_file + h->stats.inactive_file;
+	if (h->swap_used < h->swap_pages)
+		size += h->stats.active_anon;
+	if (distance > size)
+		return false;
+	h->active_anon++;
+	h->nonresident_age++;
+	h->anon_refault_activations++;
+	if (workingset)
+		note_cost(h, false, 1, 0);
+	return true;
 }
 
 /* workingset_refault(): a restored page charges the file list's cost. */
@@ -601,6 +649,42 @@ static void deactivate_file(struct host *h, uint64_t nr)
 	h->tally.deactivated += done;
 }
 
+/*
+ * shrink_active_list() on anonymous pages: @nr go inactive, to the young
+ * end of the inactive list; referenced or not, none stays active.
+ */
+static void deactivate_anon(struct host *h, uint64_t nr)
+{
+	uint64_t done = 0;
+	struct lru_entry *e;
+
+	while (done < nr && (e = lru_head(h, LRU_ACTIVE_ANON))) {
+		struct lru_entry v = *e;
+		const struct tmpfs_owner *o = &h->owners[v.owner];
+
+		h->lru[LRU_ACTIVE_ANON].head++;
+		o->ops->deactivate(o->priv, v.page);
+		host_lru_add(h, LRU_TMPFS, v.owner, v.page, o->ops->lru_gen(o->priv, v.page));
+		h->active_anon--;
+		done++;
+	}
+}
+
+/*
+ * inactive_is_low() for anonymous pages: inactive * int_sqrt(10 * GB of
+ * the lists) < active, on the statistics of the last flush.
+ */
+static bool inactive_anon_is_low(const struct host *h)
+{
+	uint64_t active = h->stats.active_anon, inactive = h->stats.anon - active;
+	uint64_t gb = h->stats.anon >> 18, ratio = 1;
+
+	if (gb)
+		while ((ratio + 1) * (ratio + 1) <= 10 * gb)
+			ratio++;
+	return inactive * ratio < active;
+}
+
 /* shrink_inactive_list(): scan @nr pages of a kind; returns pages freed. */
 static uint64_t shrink_inactive(struct host *h, bool file, uint64_t nr)
 {
@@ -651,64 +735,73 @@ static uint64_t shrink_inactive(struct host *h, bool file, uint64_t nr)
 	return freed;
 }
 
+/* The lists get_scan_count() sizes, in the kernel's order (enum lru_list). */
+enum scan_list { SCAN_INACTIVE_ANON, SCAN_ACTIVE_ANON, SCAN_INACTIVE_FILE,
+		 SCAN_ACTIVE_FILE, SCAN_NR };
+
 /*
  * shrink_lruvec(): scan the lists in turn, 32 pages at a time.  Once
  * enough is reclaimed, a memory cgroup's reclaim stops the kind with less
  * left to scan and scans the other to the share of its target the first
  * has reached, so both are scanned in the proportion get_scan_count() set.
- * @nr: inactive anon, inactive file, active file.
  */
-static void shrink_lruvec(struct host *h, uint64_t nr[3], uint64_t nr_to_reclaim,
+static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_reclaim,
 			  uint64_t *reclaimed)
 {
-	uint64_t targets[3] = { nr[0], nr[1], nr[2] };
+	uint64_t targets[SCAN_NR];
 	bool adjusted = false;
 	int i;
 
-	while (nr[0] || nr[1] || nr[2]) {
+	memcpy(targets, nr, sizeof(targets));
+	while (nr[0] || nr[1] || nr[2] || nr[3]) {
 		uint64_t nr_file, nr_anon, pct, done;
+		int stop, other;
 
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < SCAN_NR; i++) {
 			uint64_t n = nr[i] < SWAP_CLUSTER_MAX ? nr[i] : SWAP_CLUSTER_MAX;
 
 			nr[i] -= n;
 			if (!n)
 				continue;
-			if (i == 2)
+			if (i == SCAN_ACTIVE_FILE)
 				deactivate_file(h, n);
+			else if (i == SCAN_ACTIVE_ANON)
+				deactivate_anon(h, n);
 			else
-				*reclaimed += shrink_inactive(h, i == 1, n);
+				*reclaimed += shrink_inactive(h, i == SCAN_INACTIVE_FILE, n);
 		}
 		if (*reclaimed < nr_to_reclaim || adjusted)
 			continue;
-		nr_file = nr[1] + nr[2];
-		nr_anon = nr[0];
+		nr_file = nr[SCAN_INACTIVE_FILE] + nr[SCAN_ACTIVE_FILE];
+		nr_anon = nr[SCAN_INACTIVE_ANON] + nr[SCAN_ACTIVE_ANON];
 		if (!nr_file || !nr_anon)
 			break;
 		if (nr_file > nr_anon) {
-			pct = nr_anon * 100 / (targets[0] + 1);
-			nr[0] = 0;
-			for (i = 1; i < 3; i++) {
-				done = targets[i] - nr[i];
-				nr[i] = targets[i] * (100 - pct) / 100;
-				nr[i] -= nr[i] < done ? nr[i] : done;
-			}
+			stop = SCAN_INACTIVE_ANON;
+			pct = nr_anon * 100 / (targets[0] + targets[1] + 1);
 		} else {
-			pct = nr_file * 100 / (targets[1] + targets[2] + 1);
-			nr[1] = nr[2] = 0;
-			done = targets[0] - nr[0];
-			nr[0] = targets[0] * (100 - pct) / 100;
-			nr[0] -= nr[0] < done ? nr[0] : done;
+			stop = SCAN_INACTIVE_FILE;
+			pct = nr_file * 100 / (targets[2] + targets[3] + 1);
+		}
+		other = stop == SCAN_INACTIVE_FILE ? SCAN_INACTIVE_ANON : SCAN_INACTIVE_FILE;
+		nr[stop] = nr[stop + 1] = 0;
+		for (i = other; i <= other + 1; i++) {
+			done = targets[i] - nr[i];
+			nr[i] = targets[i] * (100 - pct) / 100;
+			nr[i] -= nr[i] < done ? nr[i] : done;
 		}
 		adjusted = true;
 	}
+	/* whatever was scanned, the anonymous lists kept in balance */
+	if (h->swap_used < h->swap_pages && inactive_anon_is_low(h))
+		deactivate_anon(h, SWAP_CLUSTER_MAX);
 }
 
 void host_reclaim_log_header(FILE *f)
 {
 	fputs("strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,"
 	      "anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,"
-	      "active_file_pages\n", f);
+	      "active_file_pages,active_anon_pages\n", f);
 }
 
 /*
@@ -722,14 +815,14 @@ static void reclaim_log_line(const struct host *h, uint64_t asked, uint64_t recl
 	const struct reclaim_tally *t = &h->tally;
 
 	fprintf(h->reclaim_log, "%s,%llu.%06llu,%s,%llu,%d,%llu,%llu,%llu,%llu,%llu,%llu,"
-		"%llu,%llu,%llu\n", h->reclaim_label ? h->reclaim_label : "",
+		"%llu,%llu,%llu,%llu\n", h->reclaim_label ? h->reclaim_label : "",
 		(unsigned long long)(h->now_us / 1000000), (unsigned long long)(h->now_us % 1000000),
 		h->nofs ? "nofs" : "full", (unsigned long long)asked, t->priority,
 		(unsigned long long)reclaimed, (unsigned long long)t->anon_scanned,
 		(unsigned long long)t->anon_written, (unsigned long long)t->anon_freed,
 		(unsigned long long)t->file_freed, (unsigned long long)t->deactivated,
 		(unsigned long long)h->pages[CAT_TMPFS], (unsigned long long)inactive_file(h),
-		(unsigned long long)h->active_file);
+		(unsigned long long)h->active_file, (unsigned long long)h->active_anon);
 }
 
 enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_FILE };	/* no SCAN_ANON: swappiness is 60 */
@@ -740,7 +833,7 @@ enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_FILE };	/* no SCAN_ANON: swappi
  */
 static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 {
-	uint64_t reclaimed = 0, deactivated = h->active_file;
+	uint64_t reclaimed = 0, deactivated = h->active_file + h->active_anon;
 	bool force = false, skipped;
 	size_t wb;
 	int prio;
@@ -760,12 +853,15 @@ retry:
 		/* prepare_scan_control() and get_scan_count() */
 		uint64_t anon = h->pages[CAT_TMPFS] + h->host_anon;
 		bool can_swap = h->swap_used < h->swap_pages && anon;
-		/* file refaults since the last reclaim: a new workingset forms */
+		/* refaults since the last reclaim: a new workingset forms */
 		bool deact = force || inactive_file_is_low(h) ||
 			     h->stats.refault_activations != h->refaults_snapshot;
-		uint64_t size[3] = { can_swap ? anon : 0,
-				     inactive_file(h), h->active_file };
-		uint64_t nr[3], fraction[2] = { 0, 1 }, denominator = 1;
+		bool deact_anon = force || inactive_anon_is_low(h) ||
+				  h->stats.anon_refault_activations != h->anon_refaults_snapshot;
+		uint64_t size[SCAN_NR] = { can_swap ? anon - h->active_anon : 0,
+					   can_swap ? h->active_anon : 0,
+					   inactive_file(h), h->active_file };
+		uint64_t nr[SCAN_NR], fraction[2] = { 0, 1 }, denominator = 1;
 		enum scan_balance sb;
 		int i;
 
@@ -788,9 +884,9 @@ retry:
 			denominator = fraction[0] + fraction[1];
 			sb = SCAN_FRACT;
 		}
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < SCAN_NR; i++) {
 			uint64_t scan = size[i] >> prio;
-			bool file = i > 0;
+			bool file = i >= SCAN_INACTIVE_FILE;
 
 			if (sb == SCAN_FRACT)
 				scan = scan * fraction[file] / denominator;
@@ -798,8 +894,12 @@ retry:
 				scan = 0;
 			nr[i] = scan;
 		}
-		if (!deact && nr[2]) {
-			nr[2] = 0;	/* shrink_list(): active file left alone */
+		if (!deact && nr[SCAN_ACTIVE_FILE]) {
+			nr[SCAN_ACTIVE_FILE] = 0;	/* shrink_list(): active file left alone */
+			skipped = true;
+		}
+		if (!deact_anon && nr[SCAN_ACTIVE_ANON]) {
+			nr[SCAN_ACTIVE_ANON] = 0;
 			skipped = true;
 		}
 		shrink_lruvec(h, nr, nr_to_reclaim, &reclaimed);
@@ -812,12 +912,15 @@ retry:
 		force = true;
 		goto retry;
 	}
-	h->refaults_snapshot = h->stats.refault_activations;	/* snapshot_refaults() */
+	/* snapshot_refaults() */
+	h->refaults_snapshot = h->stats.refault_activations;
+	h->anon_refaults_snapshot = h->stats.anon_refault_activations;
 	if (h->reclaim_log)
 		reclaim_log_line(h, asked, reclaimed);
 	/* pages moved to the inactive list, or written to swap, are
 	 * reclaimed on the next call */
-	return reclaimed > 0 || h->active_file < deactivated || h->wb_nr > wb;
+	return reclaimed > 0 || h->active_file + h->active_anon < deactivated ||
+	       h->wb_nr > wb;
 }
 
 /*

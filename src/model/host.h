@@ -53,11 +53,21 @@ const struct shmem_geom *shmem_geom_find(const char *name);
 /* The geometries' names, "x86_64 or i386", in @buf (cut to @len). */
 char *shmem_geom_names(char *buf, size_t len);
 
-/* LRU_TMPFS: every swap-backed page, tmpfs and host processes' anonymous */
-enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_ACTIVE, LRU_NR };
+/*
+ * LRU_TMPFS: every swap-backed page, tmpfs and host processes' anonymous,
+ * but the tmpfs pages on LRU_ACTIVE_ANON (`modern`: swapped in again
+ * within the workingset's size, workingset_refault())
+ */
+enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_ACTIVE, LRU_ACTIVE_ANON, LRU_NR };
+
+/* Whether list @l holds swap-backed pages (owners' pages, not page cache). */
+static inline int lru_is_anon(enum lru_list l)
+{
+	return l == LRU_TMPFS || l == LRU_ACTIVE_ANON;
+}
 
 struct lru_entry {
-	uint32_t owner;		/* pagecache id, or instance id for LRU_TMPFS */
+	uint32_t owner;		/* pagecache id, or instance id (lru_is_anon()) */
 	uint32_t page;
 	uint32_t gen;
 };
@@ -66,6 +76,8 @@ struct lru_queue {
 	struct lru_entry *v;
 	size_t head, tail, cap;	/* live entries are v[head..tail) */
 };
+
+enum folio_ref { FOLIOREF_RECLAIM, FOLIOREF_KEEP, FOLIOREF_ACTIVATE };
 
 /*
  * An owner of tmpfs pages on the host's LRU: an instance, whose memory file
@@ -78,8 +90,12 @@ struct tmpfs_owner_ops {
 	uint32_t *(*lru_gen)(void *owner, uint32_t page);
 	/* swap @page out (reclaim); false if it cannot */
 	bool (*swap_out)(void *owner, uint32_t page);
-	/* whether @page was used since the last call (folio_referenced()) */
-	bool (*referenced)(void *owner, uint32_t page);
+	/*
+	 * what reclaim does with @page (folio_check_references()): reclaim
+	 * it, keep it on the inactive list (used since reclaim last looked),
+	 * or activate it (used since each of the last two looks)
+	 */
+	enum folio_ref (*references)(void *owner, uint32_t page);
 	/*
 	 * whether @page is a tmpfs page (else a host process's anonymous
 	 * one): writing it out takes a reclaim that may enter the
@@ -87,6 +103,17 @@ struct tmpfs_owner_ops {
 	 * may_enter_fs()), where a process's page only needs IO
 	 */
 	bool (*is_tmpfs)(void *owner, uint32_t page);
+	/*
+	 * `modern`: tmpfs page @page, written to swap, leaves memory at
+	 * nonresident age @eviction (its shadow, workingset_eviction())
+	 */
+	void (*evicted)(void *owner, uint32_t page, uint32_t eviction);
+	/*
+	 * `modern`: @page leaves LRU_ACTIVE_ANON for the inactive list
+	 * (shrink_active_list(): PG_workingset set, its ptes' young bits
+	 * cleared by folio_referenced())
+	 */
+	void (*deactivate)(void *owner, uint32_t page);
 };
 
 struct tmpfs_owner {
@@ -130,6 +157,7 @@ struct host {
 
 	/* `modern` : the kernel's LRU balance, mm/vmscan.c */
 	uint64_t active_file;		/* pages on LRU_ACTIVE */
+	uint64_t active_anon;		/* pages on LRU_ACTIVE_ANON */
 	uint64_t anon_cost, file_cost;	/* lru_note_cost() */
 	/*
 	 * mm/workingset.c: the evictions and activations so far
@@ -139,6 +167,8 @@ struct host {
 	 */
 	uint32_t nonresident_age;
 	uint64_t refault_activations, refaults_snapshot;
+	/* the same for swapped-in pages (WORKINGSET_ACTIVATE_ANON) */
+	uint64_t anon_refault_activations, anon_refaults_snapshot;
 	/*
 	 * Swap-backed pages written out to swap and still in memory, in the
 	 * swap cache: [0, wb_done) written (the writeback ended, the page
@@ -163,8 +193,8 @@ struct host {
 	 */
 	struct {
 		int64_t at_us;		/* the last flush; -1: none yet */
-		uint64_t inactive_file, active_file, anon;
-		uint64_t refault_activations;
+		uint64_t inactive_file, active_file, anon, active_anon;
+		uint64_t refault_activations, anon_refault_activations;
 	} stats;
 
 	struct pagecache **caches;	/* by id */
@@ -283,6 +313,18 @@ void host_note_activate(struct host *h, uint64_t nr);
  * is read again: whether it comes back active (workingset_test_recent()).
  */
 bool host_refault_recent(struct host *h, uint32_t eviction);
+/*
+ * `modern`: a tmpfs page evicted at nonresident age @eviction is swapped
+ * in again (@workingset: it was active before, its shadow says): true if
+ * it comes back active, on LRU_ACTIVE_ANON, which the caller puts it on
+ * (workingset_refault() for an anonymous folio).
+ */
+bool host_anon_refault(struct host *h, uint32_t eviction, bool workingset);
+/* `modern`: a page on LRU_ACTIVE_ANON leaves memory (truncated, freed). */
+static inline void host_anon_active_gone(struct host *h)
+{
+	h->active_anon--;
+}
 
 /* `modern`: @nr refaulting pages came back active (WORKINGSET_ACTIVATE). */
 static inline void host_note_refault_activate(struct host *h, uint64_t nr)
@@ -334,7 +376,7 @@ void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
  */
 static inline bool host_lru_kept(const struct host *h, enum lru_list l)
 {
-	return h->mem_pages && (l != LRU_TMPFS || h->swap_pages);
+	return h->mem_pages && (!lru_is_anon(l) || h->swap_pages);
 }
 
 /* Swap slots: 0 when the device is full. */

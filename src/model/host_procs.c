@@ -109,11 +109,12 @@ bool inst_hanon_swap_out(struct instance *in, uint64_t k)
 	return true;
 }
 
-bool inst_hanon_referenced(struct instance *in, uint64_t k)
+/* Kept while used since reclaim last looked; never activated (a few pages). */
+enum folio_ref inst_hanon_references(struct instance *in, uint64_t k)
 {
 	struct host_anon_page *hp = &in->hanon[k];
 	bool young = hp->young;
 
 	hp->young = 0;
-	return young;
+	return young ? FOLIOREF_KEEP : FOLIOREF_RECLAIM;
 }

@@ -67,6 +67,12 @@ static bool pops_remove_page(void *priv, unsigned long idx)
 		in->find.freed_while_mapped++;
 	pg->tmpfs = TMPFS_NONE;
 	pg->lru_gen = 0;
+	pg->workingset = 0;
+	pg->referenced = 0;
+	if (pg->active) {
+		pg->active = 0;
+		host_anon_active_gone(in->host);
+	}
 	in->resident--;
 	host_release(in->host, CAT_TMPFS, 1);
 	return true;
@@ -284,6 +290,7 @@ static inline void tmpfs_fault(struct instance *in, struct host *h, uint64_t p)
 {
 	struct ppage *pg = inst_page(in, p);
 	bool cached = false;	/* swapped, and still in the host's swap cache */
+	enum lru_list l = LRU_TMPFS;
 
 	if (pg->tmpfs == TMPFS_RESIDENT) {
 		pg->young = 1;
@@ -303,12 +310,21 @@ static inline void tmpfs_fault(struct instance *in, struct host *h, uint64_t p)
 		in->swapped--;
 		h->swap_ins++;
 		cached = host_swapcache_take(h, in->id, (uint32_t)p);
+		/* read back from swap: its shadow decides where it goes */
+		if (!cached && h->policy == RECLAIM_MODERN && host_lru_kept(h, LRU_TMPFS) &&
+		    host_anon_refault(h, pg->lru_gen, pg->workingset)) {
+			l = LRU_ACTIVE_ANON;
+			pg->active = 1;
+		}
+	} else {
+		pg->workingset = 0;	/* a new page */
 	}
 	pg->young = 1;
+	pg->referenced = 0;	/* a new folio, or one read back from swap */
 	pg->tmpfs = TMPFS_RESIDENT;
 	in->resident++;
-	if (host_lru_kept(h, LRU_TMPFS))
-		host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
+	if (host_lru_kept(h, l))
+		host_lru_add(h, l, in->id, (uint32_t)p, &pg->lru_gen);
 	if (!cached)
 		host_charge(h, CAT_TMPFS, 1);
 }
@@ -373,19 +389,30 @@ static bool tops_swap_out(void *owner, uint32_t page)
 	return instance_swap_out(in, page);
 }
 
-static bool tops_referenced(void *owner, uint32_t page)
+/*
+ * folio_check_references() of a page one pte maps: used since reclaim
+ * last looked, kept and marked (PG_referenced); used since each of the
+ * last two looks, or since it was deactivated, activated; else reclaimed.
+ */
+static enum folio_ref tops_references(void *owner, uint32_t page)
 {
 	struct instance *in = owner;
 	struct ppage *pg;
-	bool young;
+	bool young, marked;
 
 	if (page >= in->npages)
-		return inst_hanon_referenced(in, page - in->npages);
+		return inst_hanon_references(in, page - in->npages);
 	pg = inst_page(in, page);
 	young = pg->young;
-
+	marked = pg->referenced;
 	pg->young = 0;
-	return young;
+	pg->referenced = young;
+	if (!young)
+		return FOLIOREF_RECLAIM;
+	if (!marked)
+		return FOLIOREF_KEEP;
+	pg->active = 1;
+	return FOLIOREF_ACTIVATE;
 }
 
 static bool tops_is_tmpfs(void *owner, uint32_t page)
@@ -395,11 +422,32 @@ static bool tops_is_tmpfs(void *owner, uint32_t page)
 	return page < in->npages;	/* the rest are the host processes' */
 }
 
+static void tops_evicted(void *owner, uint32_t page, uint32_t eviction)
+{
+	struct instance *in = owner;
+	struct ppage *pg = inst_page(in, page);
+
+	if (pg->tmpfs == TMPFS_SWAPPED)
+		pg->lru_gen = eviction;
+}
+
+static void tops_deactivate(void *owner, uint32_t page)
+{
+	struct instance *in = owner;
+	struct ppage *pg = inst_page(in, page);
+
+	pg->active = 0;
+	pg->workingset = 1;
+	pg->young = 0;
+}
+
 static const struct tmpfs_owner_ops inst_tmpfs_ops = {
 	.lru_gen = tops_lru_gen,
 	.swap_out = tops_swap_out,
-	.referenced = tops_referenced,
+	.references = tops_references,
 	.is_tmpfs = tops_is_tmpfs,
+	.evicted = tops_evicted,
+	.deactivate = tops_deactivate,
 };
 
 void inst_tmpfs_punch(struct instance *in, uint64_t p, uint64_t nr)

@@ -30,9 +30,13 @@ enum tmpfs_state {
 struct ppage {
 	uint8_t tmpfs;		/* enum tmpfs_state */
 	uint8_t young : 1;	/* tmpfs: used since reclaim last looked (a young pte) */
+	uint8_t referenced : 1;	/* tmpfs, `modern`: used when reclaim last looked (PG_referenced) */
+	uint8_t active : 1;	/* tmpfs, `modern`: on the host's LRU_ACTIVE_ANON */
+	uint8_t workingset : 1;	/* tmpfs, `modern`: was active (PG_workingset) */
 	uint16_t cache;		/* file mapped over P (inst_file_mapped): host pagecache id */
 	uint32_t ipage;		/* file mapped over P: page of that backing file */
-	uint32_t lru_gen;	/* tmpfs LRU stamp */
+	/* tmpfs LRU stamp; swapped (`modern`): the shadow, its eviction age */
+	uint32_t lru_gen;
 };
 
 struct inst_device {
@@ -150,7 +154,7 @@ void inst_set_host_pages(struct instance *in, uint64_t pages, uint64_t anon);
 /* The reclaim operations (tmpfs_owner_ops) on host-process page @k. */
 uint32_t *inst_hanon_lru_gen(struct instance *in, uint64_t k);
 bool inst_hanon_swap_out(struct instance *in, uint64_t k);
-bool inst_hanon_referenced(struct instance *in, uint64_t k);
+enum folio_ref inst_hanon_references(struct instance *in, uint64_t k);
 
 /* Release everything; leaks are recorded in in->find. */
 void instance_teardown(struct instance *in);

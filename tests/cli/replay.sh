@@ -32,9 +32,9 @@ expect_match "$err" 'bad-crc.trace.gz: corrupt gzip stream'
 boot64="$top_srcdir/traces/debian-boot-64M.trace.gz"
 expect_status 0 "$ANONSIM" replay -q --json --pages --reclaim-log "$tmp/r.csv" -n 6 -m 128M \
 	--swap 256M -s read-copy,punch "$boot64"
-[ "$(head -n 1 "$tmp/r.csv")" = "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,active_file_pages" ] ||
+[ "$(head -n 1 "$tmp/r.csv")" = "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,active_file_pages,active_anon_pages" ] ||
 	fail "reclaim log header: $(head -n 1 "$tmp/r.csv")"
-bad=$(awk -F, 'NR > 1 && (NF != 14 || ($3 != "nofs" && $3 != "full") || $5 < 0 || $5 > 12 ||
+bad=$(awk -F, 'NR > 1 && (NF != 15 || ($3 != "nofs" && $3 != "full") || $5 < 0 || $5 > 12 ||
 	($3 == "nofs" && $8 != 0) || $6 != $9 + $10) { print NR": "$0; exit }' "$tmp/r.csv")
 [ -z "$bad" ] || fail "reclaim log line $bad"
 if command -v jq >/dev/null; then

@@ -374,49 +374,87 @@ START_TEST(policy_modern_readahead_reclaim_cannot_swap)
 }
 END_TEST
 
-/* tests/model/replay/writeback.trace: a swap write ends 1 ms after it began */
-START_TEST(policy_modern_swap_writes_end_later)
+/*
+ * The reclaim log's lines of a run of @trace in @pages of host memory
+ * and 1 MiB of swap (modern), each compared with @want (the columns after
+ * the strategy's label).
+ */
+static struct replay_result run_logged(const char *trace, uint64_t pages,
+				       const char *const *want, size_t nr_want)
 {
-	static const char *const reclaims[] = {
-		"0.000020,full,1,0,4,5,0,0,4,0,5,0,0",
-		"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0",
-		"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0",
-		"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0",
-		"0.002030,full,1,0,1,8,3,0,1,0,8,0,0",
-		"0.002031,full,1,0,2,9,6,2,0,0,7,0,0",
-		"0.003031,full,1,0,7,9,0,7,0,0,2,0,0",
-	};
 	struct replay_result r;
 	char line[256];
 	size_t i = 0;
 	FILE *log = tmpfile();
 
 	ck_assert_ptr_nonnull(log);
-	opts.host_mem = 8 * 4096;
+	opts.host_mem = pages * 4096;
 	opts.swap = 1 << 20;
 	opts.policy = RECLAIM_MODERN;
 	opts.reclaim_log = log;
-	r = run("writeback.trace", "read-copy", ANON_FIXED);
-	ASSERT_MEM(r, 2, 0, 0);
-	ck_assert_uint_eq(r.swap_final, 9);
-	ck_assert_uint_eq(r.swap_outs, 9);
-	ck_assert_uint_eq(r.swap_ins, 0);
-	ck_assert_uint_eq(r.oom_pages, 0);
-	ck_assert_int_eq(r.first_swap_out_us, 2030);
-
-	/* each line: the strategy's label, then the columns compared */
+	r = run(trace, "read-copy", ANON_FIXED);
 	rewind(log);
 	while (fgets(line, sizeof(line), log)) {
 		const char *cols = strchr(line, ',');
 
 		line[strcspn(line, "\n")] = '\0';
 		ck_assert_ptr_nonnull(cols);
-		ck_assert_uint_lt(i, sizeof(reclaims) / sizeof(reclaims[0]));
-		ck_assert_str_eq(cols + 1, reclaims[i]);
+		ck_assert_uint_lt(i, nr_want);
+		ck_assert_str_eq(cols + 1, want[i]);
 		i++;
 	}
-	ck_assert_uint_eq(i, sizeof(reclaims) / sizeof(reclaims[0]));
+	ck_assert_uint_eq(i, nr_want);
 	fclose(log);
+	opts.reclaim_log = NULL;
+	return r;
+}
+
+/*
+ * tests/model/replay/anon-active.trace: a tmpfs page used on two looks of
+ * reclaim is activated, one swapped in soon after it left comes back
+ * active, and both are deactivated by the retry of a reclaim that freed
+ * nothing
+ */
+START_TEST(policy_modern_activates_anon)
+{
+	static const char *const reclaims[] = {
+		"0.000030,full,1,0,2,5,0,0,2,0,5,0,0,0",
+		"0.000050,full,1,0,0,7,4,0,0,0,7,0,0,1",
+		"0.000050,full,1,0,4,6,2,4,0,0,3,0,0,1",
+		"0.000070,full,1,0,4,10,3,4,0,0,3,0,0,0",
+	};
+	struct replay_result r;
+
+	r = run_logged("anon-active.trace", 6, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
+	ASSERT_MEM(r, 3, 0, 0);
+	ck_assert_uint_eq(r.swap_final, 8);
+	ck_assert_uint_eq(r.swap_outs, 9);
+	ck_assert_uint_eq(r.swap_ins, 1);
+	ck_assert_uint_eq(r.oom_pages, 0);
+}
+END_TEST
+
+/* tests/model/replay/writeback.trace: a swap write ends 1 ms after it began */
+START_TEST(policy_modern_swap_writes_end_later)
+{
+	static const char *const reclaims[] = {
+		"0.000020,full,1,0,4,5,0,0,4,0,5,0,0,0",
+		"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0,0",
+		"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0,0",
+		"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0,0",
+		"0.002030,full,1,0,1,8,3,0,1,0,8,0,0,0",
+		"0.002031,full,1,0,2,9,6,2,0,0,7,0,0,0",
+		"0.003031,full,1,0,7,9,0,7,0,0,2,0,0,0",
+	};
+	struct replay_result r;
+
+	r = run_logged("writeback.trace", 8, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
+	ASSERT_MEM(r, 2, 0, 0);
+	ck_assert_uint_eq(r.swap_final, 9);
+	ck_assert_uint_eq(r.swap_outs, 9);
+	ck_assert_uint_eq(r.swap_ins, 0);
+	ck_assert_uint_eq(r.oom_pages, 0);
+	ck_assert_int_eq(r.first_swap_out_us, 2030);
 }
 END_TEST
 
@@ -990,6 +1028,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, policy_modern_activates_recent_refaults);
 	tcase_add_test(tc, policy_modern_readahead_reclaim_cannot_swap);
 	tcase_add_test(tc, policy_modern_swap_writes_end_later);
+	tcase_add_test(tc, policy_modern_activates_anon);
 	tcase_add_test(tc, no_memory_limit_never_swaps);
 	tcase_add_test(tc, posted_dup_frees_mapped_page);
 	tcase_add_test(tc, posted_map_tables_leak);

@@ -74,9 +74,9 @@ JSON
 
 expect_status 0 sh "$script" --from "$d"
 cat >"$tmp/kernel.want" <<'CSV'
-strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,active_file_pages
-kernel,10.000000,full,,0,32,100,50,20,12,8,,,
-kernel,11.000000,nofs,,12,10,40,0,0,10,0,,,
+strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,anon_written,anon_freed,file_freed,deactivated,tmpfs_pages,inactive_file_pages,active_file_pages,active_anon_pages
+kernel,10.000000,full,,0,32,100,50,20,12,8,,,,
+kernel,11.000000,nofs,,12,10,40,0,0,10,0,,,,
 CSV
 cmp -s "$tmp/kernel.want" "$d/kernel.csv" || fail "kernel.csv: $(diff "$tmp/kernel.want" "$d/kernel.csv")"
 cat >"$tmp/lists.want" <<'CSV'

@@ -109,9 +109,15 @@ if [ -z "$kdeb" ]; then
 	[ -n "$pkg" ] || die "apt-cache knows no linux-image-cloud-amd64 (apt-get update?)" 2
 	kdeb=$(ls "$cache/${pkg}_"*.deb 2>/dev/null | tail -n 1 || true)
 	if [ -z "$kdeb" ]; then
-		(cd "$cache" && apt-get download -q "$pkg" >/dev/null 2>"$work/apt.err") ||
+		# downloaded beside the work, then moved in whole: another run
+		# sharing the cache never sees half a package
+		mkdir "$work/dl"
+		(cd "$work/dl" && apt-get download -q "$pkg" >/dev/null 2>"$work/apt.err") ||
 			die "apt-get download $pkg failed: $(tail -n 1 "$work/apt.err")" 2
-		kdeb=$(ls "$cache/${pkg}_"*.deb | tail -n 1)
+		kdeb=$(ls "$work/dl/${pkg}_"*.deb | tail -n 1)
+		mv "$kdeb" "$cache/${kdeb##*/}.tmp$$" && mv "$cache/${kdeb##*/}.tmp$$" "$cache/${kdeb##*/}" ||
+			die "cannot keep the kernel package in $cache" 2
+		kdeb=$cache/${kdeb##*/}
 	fi
 fi
 [ -f "$kdeb" ] || die "kernel package $kdeb not found" 2
