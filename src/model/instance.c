@@ -104,6 +104,7 @@ static void sync_swapped(struct instance *in, uint64_t p, uint64_t nr)
 		if (pg->tmpfs == TMPFS_SWAPPED &&
 		    !shmem_swap_lookup(&in->ai.shm, i).val) {
 			pg->tmpfs = TMPFS_NONE;
+			pg->workingset = 0;	/* its shadow gone with the entry */
 			in->swapped--;
 		}
 	}
@@ -316,11 +317,9 @@ static inline void tmpfs_fault(struct instance *in, struct host *h, uint64_t p)
 			l = LRU_ACTIVE_ANON;
 			pg->active = 1;
 		}
-	} else {
-		pg->workingset = 0;	/* a new page */
 	}
+	/* not marked (PG_referenced): every way out of memory cleared it */
 	pg->young = 1;
-	pg->referenced = 0;	/* a new folio, or one read back from swap */
 	pg->tmpfs = TMPFS_RESIDENT;
 	in->resident++;
 	if (host_lru_kept(h, l))
