@@ -589,19 +589,21 @@ void host_note_restore(struct host *h, uint64_t nr)
 	note_cost(h, true, nr, 0);
 }
 
-/*
- * inactive_is_low(): inactive * int_sqrt(10 * GB of the list) < active,
- * on the statistics of the last flush.
- */
-static bool inactive_file_is_low(const struct host *h)
+/* inactive_is_low(): inactive * int_sqrt(10 * GB of the lists) < active. */
+static bool inactive_is_low(uint64_t inactive, uint64_t active)
 {
-	uint64_t inactive = h->stats.inactive_file, active = h->stats.active_file;
 	uint64_t gb = (inactive + active) >> 18, ratio = 1;
 
 	if (gb)
 		while ((ratio + 1) * (ratio + 1) <= 10 * gb)
 			ratio++;
 	return inactive * ratio < active;
+}
+
+/* The file lists' inactive_is_low(), on the statistics of the last flush. */
+static bool inactive_file_is_low(const struct host *h)
+{
+	return inactive_is_low(h->stats.inactive_file, h->stats.active_file);
 }
 
 /*
@@ -670,19 +672,10 @@ static void deactivate_anon(struct host *h, uint64_t nr)
 	}
 }
 
-/*
- * inactive_is_low() for anonymous pages: inactive * int_sqrt(10 * GB of
- * the lists) < active, on the statistics of the last flush.
- */
+/* The anonymous lists' inactive_is_low(), on the statistics of the last flush. */
 static bool inactive_anon_is_low(const struct host *h)
 {
-	uint64_t active = h->stats.active_anon, inactive = h->stats.anon - active;
-	uint64_t gb = h->stats.anon >> 18, ratio = 1;
-
-	if (gb)
-		while ((ratio + 1) * (ratio + 1) <= 10 * gb)
-			ratio++;
-	return inactive * ratio < active;
+	return inactive_is_low(h->stats.anon - h->stats.active_anon, h->stats.active_anon);
 }
 
 /* shrink_inactive_list(): scan @nr pages of a kind; returns pages freed. */

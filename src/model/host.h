@@ -4,8 +4,9 @@
  * caches of backing files, and reclaim when demand exceeds memory.
  *
  * Reclaim picks victims from LRU queues: clean unmapped page cache, clean
- * mapped file pages, tmpfs pages, and (`modern`) active page cache: the
- * first two are then the kernel's inactive file list.  Queues hold (owner, page, gen)
+ * mapped file pages, tmpfs pages, and (`modern`) active page cache and
+ * active tmpfs pages: the first two are then the kernel's inactive file
+ * list.  Queues hold (owner, page, gen)
  * entries; a page remembers the gen of its newest entry, so moving or
  * refreshing a page just pushes a new entry and the old one is skipped
  * when it reaches the head.  Gens grow with time, so a smaller gen is older.
@@ -55,8 +56,8 @@ char *shmem_geom_names(char *buf, size_t len);
 
 /*
  * LRU_TMPFS: every swap-backed page, tmpfs and host processes' anonymous,
- * but the tmpfs pages on LRU_ACTIVE_ANON (`modern`: swapped in again
- * within the workingset's size, workingset_refault())
+ * but the tmpfs pages on LRU_ACTIVE_ANON (`modern`: used on two looks of
+ * reclaim in a row, or swapped in again within the workingset's size)
  */
 enum lru_list { LRU_CACHE, LRU_MAPPED, LRU_TMPFS, LRU_ACTIVE, LRU_ACTIVE_ANON, LRU_NR };
 

@@ -55,6 +55,15 @@ static struct replay_result run(const char *trace, const char *strategy,
 		ck_assert_uint_eq((r).final[CAT_MAP_TABLE], (maptables)); \
 	} while (0)
 
+/* Swap at the end, pages swapped out and in, and nothing beyond memory. */
+#define ASSERT_SWAP(r, final, outs, ins)				\
+	do {								\
+		ck_assert_uint_eq((r).swap_final, (final));		\
+		ck_assert_uint_eq((r).swap_outs, (outs));		\
+		ck_assert_uint_eq((r).swap_ins, (ins));			\
+		ck_assert_uint_eq((r).oom_pages, 0);			\
+	} while (0)
+
 START_TEST(basic_per_strategy)
 {
 	struct replay_result r;
@@ -367,10 +376,7 @@ START_TEST(policy_modern_readahead_reclaim_cannot_swap)
 	r = run("nofs.trace", "read-copy", ANON_FIXED);
 	ASSERT_MEM(r, 1, 1, 0);
 	ck_assert_uint_eq(r.reads.readahead, 0);
-	ck_assert_uint_eq(r.swap_outs, 6);
-	ck_assert_uint_eq(r.swap_ins, 1);
-	ck_assert_uint_eq(r.swap_final, 5);
-	ck_assert_uint_eq(r.oom_pages, 0);
+	ASSERT_SWAP(r, 5, 6, 1);
 }
 END_TEST
 
@@ -427,10 +433,7 @@ START_TEST(policy_modern_activates_anon)
 
 	r = run_logged("anon-active.trace", 6, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
 	ASSERT_MEM(r, 3, 0, 0);
-	ck_assert_uint_eq(r.swap_final, 8);
-	ck_assert_uint_eq(r.swap_outs, 9);
-	ck_assert_uint_eq(r.swap_ins, 1);
-	ck_assert_uint_eq(r.oom_pages, 0);
+	ASSERT_SWAP(r, 8, 9, 1);
 }
 END_TEST
 
@@ -450,10 +453,7 @@ START_TEST(policy_modern_swap_writes_end_later)
 
 	r = run_logged("writeback.trace", 8, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
 	ASSERT_MEM(r, 2, 0, 0);
-	ck_assert_uint_eq(r.swap_final, 9);
-	ck_assert_uint_eq(r.swap_outs, 9);
-	ck_assert_uint_eq(r.swap_ins, 0);
-	ck_assert_uint_eq(r.oom_pages, 0);
+	ASSERT_SWAP(r, 9, 9, 0);
 	ck_assert_int_eq(r.first_swap_out_us, 2030);
 }
 END_TEST
