@@ -27,9 +27,11 @@
 #   the 0.5 MiB a probe measured in every run pinned (--overhead 512K:
 #   from 480 to 600 KiB the model's end figures move, swap 15417 to
 #   18058, page cache 566 to 3098): 41.9 s, density 2, swap 15417 (the
-#   kernel's 1.05 to 1.39 times it), page cache 566 (the kernel's 1.96
-#   to 11.0 times it: with its active anonymous list the model keeps
-#   less page cache here than any kernel run; before it, 1650).  Bounds,
+#   kernel's 1.05 to 1.39 times it; three runs of this test since, one
+#   in CI's make check: 16294 to 21579, 1.06 to 1.40), page cache 566
+#   (the kernel's 1.96 to 11.0 times it; since, 1114 to 6490, 1.97 to
+#   11.5: with its active anonymous list the model keeps less page
+#   cache here than any kernel run; before it, 1650).  Bounds,
 #   round the kernel's spread with room beyond it: both first swap-outs
 #   while the third instance runs (the same density); swap from 0.75 to
 #   1.5 times the model's; page cache left from 1.5 to 13 times it.  The
@@ -57,9 +59,16 @@ damon_states() { cat /sys/kernel/mm/damon/admin/kdamonds/*/state 2>/dev/null | t
 damon_registry=/run/lock/anonsim-damon
 [ -w /run/lock ] || damon_registry=/tmp/anonsim-damon.lock
 damon_on=$(grep -lx on /sys/kernel/mm/damon/admin/kdamonds/*/state 2>/dev/null)
-damon_want=none
-[ -z "$damon_on" ] || damon_want=paused
-! grep -q '^paused ' "$damon_registry" 2>/dev/null || damon_want=paused
+# what a run starting now reports of DAMON: "paused" if a context is on or
+# another run holds them paused, else "none"
+damon_expect() {
+	if grep -qx on /sys/kernel/mm/damon/admin/kdamonds/*/state 2>/dev/null ||
+		grep -q '^paused ' "$damon_registry" 2>/dev/null; then
+		echo paused
+	else
+		echo none
+	fi
+}
 # damon_left WHEN: the runs ended have given their pause back
 damon_left() {
 	for _u in $(awk '$1 == "user" { print $2 }' "$damon_registry" 2>/dev/null); do
@@ -169,14 +178,20 @@ if command -v jq >/dev/null; then
 	# 1.4 s of host time, and the run cannot end sooner; --fast does not wait
 	{ sed -n '1,/^events$/p' "$phases"; printf '0 mmap 0x60000000 65536 0\n'
 	  printf '100 touch 0 2\n700000 touch 2 1\n'; } >"$tmp/slow.trace"
+	# DAMON's state as the run begins, and as it ends: a run of the
+	# suite beside this one may take or give back its pause in between
+	damon_before=$(damon_expect)
 	t0=$(date +%s%N)
 	expect_status 0 "$ANONSIM" live --json -o "$tmp/paced.json" -s punch -n 2 -m 64M --swap 0 \
 		-d "$tmp/scratch" "$tmp/slow.trace"
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	damon_after=$(damon_expect)
 	[ "$ms" -ge 1400 ] || fail "a paced run of 1.4 s of host time took $ms ms"
 	got=$(jq -c '[.inputs.paced, .results[0].points[-1].time_s, .results[0].damon,
 		(.results[0].late_max_s | type)]' "$tmp/paced.json")
-	[ "$got" = "[true,1.4,\"$damon_want\",\"number\"]" ] || fail "paced run: $got"
+	[ "$got" = "[true,1.4,\"$damon_before\",\"number\"]" ] ||
+		[ "$got" = "[true,1.4,\"$damon_after\",\"number\"]" ] ||
+		fail "paced run: $got (DAMON before it: $damon_before, after: $damon_after)"
 	damon_left "after a run"
 	expect_status 0 "$ANONSIM" live --fast --json -o "$tmp/fast.json" -s punch -n 2 -m 64M --swap 0 \
 		-d "$tmp/scratch" "$tmp/slow.trace"
