@@ -209,11 +209,10 @@ static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
 			uint64_t len);
 
 /*
- * The first page from @p on, below @end, with a file page mapped over it;
- * else @end (or @p, from @p >= @end).  A word of the bitmap at a time, and
- * the chunks of it never written skipped whole: read-copy writes none.
+ * A word of the bitmap at a time, and the chunks of it never written
+ * skipped whole: read-copy writes none.
  */
-static uint64_t next_file_page(const struct instance *in, uint64_t p, uint64_t end)
+uint64_t inst_next_file_page(const struct instance *in, uint64_t p, uint64_t end)
 {
 	uint64_t q = p;
 
@@ -247,8 +246,8 @@ void instance_teardown(struct instance *in)
 	for (i = 0; i < in->nr_maps; i++)
 		unmap_range(in, in->maps[i].addr, in->maps[i].off, in->maps[i].len);
 	in->nr_maps = 0;
-	for (p = next_file_page(in, 0, in->npages); p < in->npages;
-	     p = next_file_page(in, p + 1, in->npages))
+	for (p = inst_next_file_page(in, 0, in->npages); p < in->npages;
+	     p = inst_next_file_page(in, p + 1, in->npages))
 		inst_unmap_file(in, p);
 	for (i = 0; i < in->hdr->nr_devices; i++)
 		dax_unmap_all(in, &in->dev[i]);
@@ -542,7 +541,7 @@ static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
 	}
 	/* the runs between file pages */
 	for (;;) {
-		f = next_file_page(in, start, end);
+		f = inst_next_file_page(in, start, end);
 		if (f > start)
 			inst_mem_munmap(in, start, f - start);
 		if (f >= end)
@@ -562,8 +561,8 @@ static void map_range(struct instance *in, uint64_t addr, uint64_t off,
 	if (is_phys_mapping(in, addr, off)) {
 		uint64_t end = pgoff + nr < in->npages ? pgoff + nr : in->npages;
 
-		for (p = next_file_page(in, pgoff, end); p < end;
-		     p = next_file_page(in, p + 1, end))
+		for (p = inst_next_file_page(in, pgoff, end); p < end;
+		     p = inst_next_file_page(in, p + 1, end))
 			inst_unmap_file(in, p);
 	}
 	if (dup)

@@ -181,6 +181,12 @@ static inline bool inst_file_mapped(const struct instance *in, uint64_t p)
 	return w && (*w >> (p & 63) & 1);
 }
 
+/*
+ * The first page from @p on, below @end, with a file page mapped over it;
+ * else @end (or @p, from @p >= @end).
+ */
+uint64_t inst_next_file_page(const struct instance *in, uint64_t p, uint64_t end);
+
 /* --- helpers for the strategies ------------------------------------------- */
 
 /*

@@ -23,7 +23,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 		   ubd_release_fn release)
 {
 	uint64_t np = ev->length / PG_SIZE, dpage = ev->offset / PG_SIZE, i;
-	uint64_t run = 0;
+	uint64_t end = ev->page + np, p, f;
 
 	if (ev->offset % PG_SIZE || ev->length % PG_SIZE) {
 		copy_read(in, ev);
@@ -32,14 +32,10 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 	inst_dev_read(in, ev, false);
 	/* the memory file under pages not yet file-mapped goes, run by run
 	 * (before UML maps its memory, nothing of it lies under them) */
-	for (i = 0; i <= np && in->phys_base != UINT64_MAX; i++) {
-		if (i < np && !inst_file_mapped(in, ev->page + i)) {
-			run++;
-			continue;
-		}
-		if (run)
-			release(in, ev->page + i - run, run);
-		run = 0;
+	for (p = ev->page; p < end && in->phys_base != UINT64_MAX; p = f + 1) {
+		f = inst_next_file_page(in, p, end);
+		if (f > p)
+			release(in, p, f - p);
 	}
 	/*
 	 * a swapped page nobody maps any more should have lost its entry;
@@ -47,8 +43,7 @@ void ubd_mmap_read(struct instance *in, const struct trace_event *ev,
 	 * mapping here: its data and swap entry stay in the memory file, as
 	 * data write() put there would
 	 */
-	for (i = 0; i < np && in->swapped && in->phys_base != UINT64_MAX; i++) {
-		uint64_t p = ev->page + i;
+	for (p = ev->page; p < end && in->swapped && in->phys_base != UINT64_MAX; p++) {
 		struct ppage pg = inst_page_get(in, p);
 
 		if (!inst_file_mapped(in, p) && pg.tmpfs == TMPFS_SWAPPED &&
@@ -75,20 +70,26 @@ void ubd_mmap_restore(struct instance *in, uint64_t p)
 	inst_mem_mmap(in, p, 1);
 }
 
+/* Page by page, in order: the runs between file pages fault whole. */
 void ubd_mmap_touch(struct instance *in, uint64_t p, uint64_t nr)
 {
-	uint64_t i;
+	uint64_t end = p + nr, f;
 
-	for (i = p; i < p + nr; i++) {
-		ubd_mmap_restore(in, i);
-		inst_tmpfs_fault(in, i, 1);
+	for (; p < end; p = f + 1) {
+		f = inst_next_file_page(in, p, end);
+		inst_tmpfs_fault(in, p, f - p);
+		if (f < end) {
+			ubd_mmap_restore(in, f);
+			inst_tmpfs_fault(in, f, 1);
+		}
 	}
 }
 
 void ubd_mmap_free(struct instance *in, uint64_t p, uint64_t nr)
 {
-	uint64_t i;
+	uint64_t end = p + nr, f;
 
-	for (i = p; i < p + nr; i++)
-		ubd_mmap_restore(in, i);
+	for (f = inst_next_file_page(in, p, end); f < end;
+	     f = inst_next_file_page(in, f + 1, end))
+		ubd_mmap_restore(in, f);
 }
