@@ -21,6 +21,9 @@ into OUT:
   vmstat.diff   what changed in /proc/vmstat over the run
   kernel.csv    each kernel reclaim, in the model's columns
   model.csv     each model reclaim (anonsim replay --reclaim-log)
+  flushes.csv   each flush of the memory cgroups' statistics, which
+                reclaim's choices read, on kernel.csv's clock (where the
+                kernel has the memcg_flush_stats tracepoint: 6.10 on)
 and prints, per kind of reclaim (nofs: readahead's charge, which may not
 write tmpfs; full: any other), the kernel's counts beside the model's:
 calls, calls down to priority 0, swap-backed pages scanned, written, freed,
@@ -136,6 +139,9 @@ run_live() {
 		vmscan/mm_vmscan_write_folio"
 	[ -z "$latency" ] || events="$events block/block_bio_queue block/block_rq_complete"
 	[ -z "$folios" ] || events="$events filemap/mm_filemap_add_to_page_cache"
+	# the statistics flushes reclaim's decisions wait for (Linux 6.10 on)
+	[ ! -w "$T/events/memcg/memcg_flush_stats/enable" ] ||
+		events="$events memcg/memcg_flush_stats"
 	for e in $events; do
 		[ -w "$T/events/$e/enable" ] || {
 			[ -z "$mounted" ] || umount "$T"
@@ -230,7 +236,7 @@ set -- -s "$strat" -n "$n" -m "$mem" --swap "$swap"
 trace_fields='
 function pid_of(line) { match(line, /-[0-9]+ +\[/); return substr(line, RSTART + 1, RLENGTH - 3) + 0 }
 function val(line, key,   v) { v = line; if (!sub(".*" key "=", "", v)) return 0; return v + 0 }
-function when(line,   t, a, n) { t = line; sub(/: (block_|mm_vmscan).*/, "", t); n = split(t, a, " "); return a[n] + 0 }
+function when(line,   t, a, n) { t = line; sub(/: (block_|mm_vmscan|memcg_).*/, "", t); n = split(t, a, " "); return a[n] + 0 }
 '
 
 # each reclaim of the kernel: from its begin to its end on the same task
@@ -273,6 +279,14 @@ if grep -q 'anonsim_lists:' "$out/trace.txt"; then
 			v["active_anon"] - b["active_anon"], v["inactive_file"] - b["inactive_file"],
 			v["active_file"] - b["active_file"]
 	}' "$out/trace.txt" >"$out/lists.csv"
+fi
+
+# the memory cgroup statistics' flushes, where the kernel has the tracepoint
+if grep -q 'memcg_flush_stats:' "$out/trace.txt"; then
+	awk -v OFS=, "$trace_fields"'BEGIN { print "time_s,task,stats_updates,force" }
+	/memcg_flush_stats:/ { task = $1; sub(/-[0-9]+$/, "", task)
+		print sprintf("%.6f", when($0)), task, val($0, "stats_updates"), val($0, "force") }' \
+		"$out/trace.txt" >"$out/flushes.csv"
 fi
 
 # the folios anonsim's tasks added to the page cache (--folios)

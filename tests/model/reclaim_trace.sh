@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bench/reclaim_trace.sh --from: a kernel trace read into the model's
 # columns without root.  The hand-made trace below holds two reclaims,
-# three swap writes, two samples of the lists (--lists) and three folios
-# added (--folios); what each line of kernel.csv, lists.csv, folios.csv and
-# latency.txt must say is worked out beside it.
+# three swap writes, two samples of the lists (--lists), three folios
+# added (--folios) and two flushes of the statistics; what each line of
+# kernel.csv, lists.csv, folios.csv, flushes.csv and latency.txt must say
+# is worked out beside it.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v jq >/dev/null 2>&1 || { echo "needs jq"; exit 77; }
 script=$top_srcdir/bench/reclaim_trace.sh
@@ -55,6 +56,10 @@ mkdir "$d"
 	# active file list below it in the second)
 	echo "              sh-300     [001] ..... 10.500000: tracing_mark_write: anonsim_lists: inactive_anon=1300 active_anon=502 inactive_file=20040 active_file=30009 shmem=990"
 	echo "              sh-300     [000] ..... 10.600001: tracing_mark_write: anonsim_lists: inactive_anon=1280 active_anon=500 inactive_file=20061 active_file=29995 shmem=970"
+	# two flushes of the statistics: the 2 s flusher's, and one another
+	# task forced (a read of memory.stat)
+	echo "    kworker/u8:0-7959    [001] ..... 10.700000: memcg_flush_stats: memcg_id=1 stats_updates=192 force=1 needs_flush=1"
+	echo "             cat-78      [000] ..... 10.800000: memcg_flush_stats: memcg_id=5 stats_updates=0 force=0 needs_flush=0"
 	echo "$u 11.000000: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_NOFS|__GFP_HIGHMEM|__GFP_MOVABLE"
 	echo "$u 11.000010: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=40 nr_reclaimed=0 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC"
 	echo "$u 11.000020: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=10 nr_reclaimed=10 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC"
@@ -92,6 +97,12 @@ time_s,ino,index,order
 10.400100,2a,7,0
 CSV
 cmp -s "$tmp/folios.want" "$d/folios.csv" || fail "folios.csv: $(diff "$tmp/folios.want" "$d/folios.csv")"
+cat >"$tmp/flushes.want" <<'CSV'
+time_s,task,stats_updates,force
+10.700000,kworker/u8:0,192,1
+10.800000,cat,0,0
+CSV
+cmp -s "$tmp/flushes.want" "$d/flushes.csv" || fail "flushes.csv: $(diff "$tmp/flushes.want" "$d/flushes.csv")"
 cat >"$tmp/latency.want" <<'TXT'
 swap writes, submitted to completed: median 200.00 us, 10 % below 100.00, 90 % below 400.00 (3)
 reclaims that write 50 pages or more, time a page scanned: median 2.00 us, 10 % below 2.00, 90 % below 2.00 (1)
