@@ -428,20 +428,19 @@ static void async_ra(struct host *h, struct pagecache *pc, struct ra_state *ra,
 }
 
 /*
- * modern, filemap_read(): each batch of folios (31 at most) marks its first
- * one accessed, unless the read starts in the folio the last one ended in.
+ * modern, filemap_read(): every folio a read meets is marked accessed
+ * (folio_mark_accessed(), "if (i > 0)" for each of a batch after the
+ * first), the first one too unless the read starts in the folio the last
+ * one ended in (pos_same_folio()): so a stream of small sequential reads
+ * marks a folio once, and a read across several marks each of them.
  */
-#define FOLIO_BATCH 31
 static void read_mark_accessed(struct host *h, struct pagecache *pc,
-			       const struct ra_state *ra, uint64_t pos,
-			       uint64_t i, uint64_t *folios)
+			       const struct ra_state *ra, uint64_t pos, uint64_t i)
 {
 	unsigned shift = 12 + pc_folio_order(pc, i);
 
 	if (i != pos >> 12 && i != pc_folio_head(pc, i))
 		return;		/* not the first page of a folio the read meets */
-	if ((*folios)++ % FOLIO_BATCH)
-		return;
 	if (i == pos >> 12 && ra->prev_pos &&
 	    pos >> shift == (ra->prev_pos - 1) >> shift)
 		return;
@@ -451,7 +450,7 @@ static void read_mark_accessed(struct host *h, struct pagecache *pc,
 void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		    uint64_t pos, uint64_t len, struct read_stats *st)
 {
-	uint64_t i, last = (pos + len + 4095) >> 12, folios = 0;
+	uint64_t i, last = (pos + len + 4095) >> 12;
 	bool modern = h->policy == RECLAIM_MODERN;
 	bool kept = host_lru_kept(h, LRU_ACTIVE);	/* no reclaim: no LRU */
 
@@ -469,7 +468,7 @@ void pagecache_read(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		if (!modern)
 			pagecache_touch(h, pc, i);	/* accessed: to the young end */
 		else if (kept)
-			read_mark_accessed(h, pc, ra, pos, i, &folios);
+			read_mark_accessed(h, pc, ra, pos, i);
 	}
 	/* filemap_read() leaves prev_pos at the end of the read */
 	ra->prev_index = (pos + len) >> 12;

@@ -350,6 +350,21 @@ START_TEST(policy_modern_keeps_active_cache)
 }
 END_TEST
 
+/* tests/model/replay/read-folios.trace: a read marks every folio it meets */
+START_TEST(policy_modern_read_marks_each_folio)
+{
+	struct replay_result r;
+
+	opts.host_mem = 10 * 4096;
+	opts.swap = 0;
+	opts.policy = RECLAIM_MODERN;
+	r = run("read-folios.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 8, 2, 0);
+	ck_assert_uint_eq(r.reads.refaults, 0);
+	ck_assert_uint_eq(r.oom_pages, 0);
+}
+END_TEST
+
 /* tests/model/replay/refault.trace: a refault within the workingset comes back active */
 START_TEST(policy_modern_activates_recent_refaults)
 {
@@ -1025,6 +1040,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, policy_24_swaps_first);
 	tcase_add_test(tc, policy_modern_reclaims_in_clusters);
 	tcase_add_test(tc, policy_modern_keeps_active_cache);
+	tcase_add_test(tc, policy_modern_read_marks_each_folio);
 	tcase_add_test(tc, policy_modern_activates_recent_refaults);
 	tcase_add_test(tc, policy_modern_readahead_reclaim_cannot_swap);
 	tcase_add_test(tc, policy_modern_swap_writes_end_later);
