@@ -330,15 +330,24 @@ START_TEST(policy_modern_reclaims_in_clusters)
 }
 END_TEST
 
+/*
+ * @trace as read-copy under the modern policy, in @pages of host memory
+ * and no swap: reclaim takes page cache alone.
+ */
+static struct replay_result run_modern_no_swap(const char *trace, uint64_t pages)
+{
+	opts.host_mem = pages * 4096;
+	opts.swap = 0;
+	opts.policy = RECLAIM_MODERN;
+	return run(trace, "read-copy", ANON_FIXED);
+}
+
 /* tests/model/replay/active.trace: a page read twice is active, kept over newer ones */
 START_TEST(policy_modern_keeps_active_cache)
 {
 	struct replay_result r;
 
-	opts.host_mem = 9 * 4096;
-	opts.swap = 0;
-	opts.policy = RECLAIM_MODERN;
-	r = run("active.trace", "read-copy", ANON_FIXED);
+	r = run_modern_no_swap("active.trace", 9);
 	ASSERT_MEM(r, 8, 1, 0);
 	ck_assert_uint_eq(r.reads.refaults, 0);
 	ck_assert_uint_eq(r.oom_pages, 0);
@@ -355,10 +364,7 @@ START_TEST(policy_modern_read_marks_each_folio)
 {
 	struct replay_result r;
 
-	opts.host_mem = 10 * 4096;
-	opts.swap = 0;
-	opts.policy = RECLAIM_MODERN;
-	r = run("read-folios.trace", "read-copy", ANON_FIXED);
+	r = run_modern_no_swap("read-folios.trace", 10);
 	ASSERT_MEM(r, 8, 2, 0);
 	ck_assert_uint_eq(r.reads.refaults, 0);
 	ck_assert_uint_eq(r.oom_pages, 0);
@@ -370,10 +376,7 @@ START_TEST(policy_modern_activates_recent_refaults)
 {
 	struct replay_result r;
 
-	opts.host_mem = 9 * 4096;
-	opts.swap = 0;
-	opts.policy = RECLAIM_MODERN;
-	r = run("refault.trace", "read-copy", ANON_FIXED);
+	r = run_modern_no_swap("refault.trace", 9);
 	ASSERT_MEM(r, 7, 2, 0);
 	ck_assert_uint_eq(r.reads.refaults, 2);
 	ck_assert_uint_eq(r.oom_pages, 0);
