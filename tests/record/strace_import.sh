@@ -95,8 +95,20 @@ cmp -s "$tmp/rec.events" "$tmp/imp.events" ||
 [ "$(count "$tmp/imp.events" read)" -gt 1000 ] && [ "$(count "$tmp/imp.events" mmap)" -gt 100 ] ||
 	fail "too few events to compare: $(wc -l <"$tmp/imp.events")"
 
-# the helper on its own: UML is its child; the log imports without a warning
-expect_status 0 sh "$rec/uml/anonsim-strace-record" --timeout 120 -o "$tmp/own.strace" -- $boot
+# the helper on its own: UML is its child; the log imports without a warning.
+# UML 6.1 now and then ends with SIGABRT (status 134) after its guest has
+# halted: os_dump_core() on a fault in its own teardown, a window strace
+# widens (seen once in a full suite run).  The helper's log is whole then and its
+# report true; the status asserted is UML's, so one more boot, saying why.
+expect_status 0 sh "$helper" --timeout 120 -o "$tmp/own.strace" -- $boot
+case $out in
+*"reboot: System halted"*"; UML exited with status 0)") ;;
+*"reboot: System halted"*"; UML exited with status "*)
+	said=${out##*; }
+	echo "after its guest halted, ${said%)}: booting again; its stderr ended:"
+	printf '%s\n' "$err" | tail -n 5
+	expect_status 0 sh "$helper" --timeout 120 -o "$tmp/own.strace" -- $boot ;;
+esac
 expect_match "$out" "^anonsim-strace-record: wrote $tmp/own.strace \([0-9]+ lines; UML exited with status 0\)$"
 expect_status 0 "$ANONSIM" trace import --from strace --memory 64M -o "$tmp/own.trace" "$tmp/own.strace"
 [ -z "$err" ] || fail "the import of the helper's own log warned: $err"
