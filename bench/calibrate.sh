@@ -14,9 +14,10 @@ memory cgroup of its size with 256 MiB of swap (root, Linux, cgroup v1),
 RUNS times, keeping each run as OUT/NAME/run-K.json; a run already kept
 is not run again, so an interrupted calibration goes on where it stopped.
 Then it replays each configuration through the model as built now (with
-the overhead and the readahead window of the first run and, as live runs
-no UML, without the traces' host events) and writes OUT/summary.csv and OUT/table.md: per configuration the kernel's
-median over its runs beside the model, of
+the overhead, its anonymous part and the readahead window of the first
+run and, as live runs no UML, without the traces' host events) and writes
+OUT/summary.csv and OUT/table.md: per configuration the kernel's median
+over its runs beside the model, of
 
   density         the most instances whose trace ends before the first
                   swap-out (all of them: never swapped)
@@ -24,6 +25,8 @@ median over its runs beside the model, of
   cache           page cache kept at the end, pages
   first swap-out  trace seconds
 
+(and in summary.csv the overhead the model charged each instance, fixed
+and anonymous)
 and per half (fit, held) the share of configurations whose density is
 equal, off by more than one, whose swap and cache are within 25 % of the
 kernel's, and that swapped in the kernel (density 2 .. N - 1, at least
@@ -43,6 +46,11 @@ where the kernel's runs spread wider, no model meets the bound.
                       real against model density (default: plots/; drawn
                       when gnuplot is there)
   -h, --help          this text
+
+A run made before "anonsim live" split its probed overhead (no
+overhead_anon_mib in its JSON) charged it all as fixed memory: the
+anonymous part is then read from OUT/NAME/probe.json ("anonsim live
+--probe", made here beside such runs) and taken out of the fixed part.
 
 Environment: ANONSIM (default: ./anonsim of the build tree), JQ (jq).
 Exit status: 0 done; 1 usage error; 5 a run or the report failed;
@@ -132,8 +140,32 @@ if [ -z "$report_only" ]; then
 			fi
 			k=$((k + 1))
 		done
+		f=$out/$name/probe.json
+		if [ ! -s "$f" ] && "$jq" -e '.results[0] | has("overhead_anon_mib") | not' \
+			"$out/$name"/run-1.json >/dev/null; then
+			"$anonsim" live --probe --json -o "$f" -s "$strategy" -m "$size" --swap 256M \
+				"$(trace_path "$trace")" >"$tmp/out" 2>&1 || {
+				cat "$tmp/out" >&2; rm -f "$f"; die "$name: anonsim live --probe failed"; }
+			sed -e "s|\"$anonsim\"|\"anonsim\"|" -e "s|$top/||g" "$f" >"$f.tmp" &&
+				mv "$f.tmp" "$f" || die "cannot rewrite $f"
+		fi
 	done || exit $?
 fi
+
+# overhead_k NAME JSON: "--overhead" and "--overhead-anon" in KiB for the
+# model, from a run's JSON (and, for a run from before the split, the
+# configuration's probe)
+overhead_k() {
+	"$jq" -r '.results[0] | [.overhead_mib, (.overhead_anon_mib // "none")] | @tsv' "$2" |
+		{ IFS='	' read -r fixed anon
+		if [ "$anon" = none ]; then
+			anon=0
+			[ ! -s "$out/$1/probe.json" ] ||
+				anon=$("$jq" -r '.results[0].overhead_anon_mib' "$out/$1/probe.json")
+			fixed=$(awk -v t="$fixed" -v a="$anon" 'BEGIN { print (t > a ? t - a : 0) }')
+		fi
+		awk -v f="$fixed" -v a="$anon" 'BEGIN { printf "%.0fK %.0fK\n", f * 1024, a * 1024 }'; }
+}
 
 # last_us TRACE: the time of the trace's last event
 last_us() {
@@ -156,7 +188,7 @@ density() {
 
 # the report: the kernel's medians beside the model as built now
 mkdir -p "$out" || die "cannot make $out"
-echo "name,half,trace,strategy,instances,cgroup,stagger,runs,density,model_density,swap_pages,model_swap_pages,cache_pages,model_cache_pages,first_swap_out_s,model_first_swap_out_s,kernel_swapped,density_min,density_max,swap_min,swap_max,cache_min,cache_max" >"$tmp/summary.csv"
+echo "name,half,trace,strategy,instances,cgroup,stagger,runs,density,model_density,swap_pages,model_swap_pages,cache_pages,model_cache_pages,first_swap_out_s,model_first_swap_out_s,kernel_swapped,density_min,density_max,swap_min,swap_max,cache_min,cache_max,model_overhead,model_overhead_anon" >"$tmp/summary.csv"
 configs | while read -r name h trace strategy n size stagger; do
 	ls "$out/$name"/run-*.json >/dev/null 2>&1 || continue
 	path=$(trace_path "$trace")
@@ -168,14 +200,16 @@ configs | while read -r name h trace strategy n size stagger; do
 			die "$f: not a run of anonsim live"
 	done
 	nr=$(wc -l <"$tmp/real")
-	overhead=$(head -n 1 "$tmp/real" | cut -f 4)
+	set -- "$out/$name"/run-*.json
+	read -r overhead_fixed overhead_anon <<EOF_OVERHEAD
+$(overhead_k "$name" "$1")
+EOF_OVERHEAD
 	readahead=$(head -n 1 "$tmp/real" | cut -f 5)
 	while IFS='	' read -r first swap cache o ra; do
 		printf '%s %s %s %s\n' "$(density "$first" "$n" "$stagger" "$last")" "$swap" "$cache" "$first"
 	done <"$tmp/real" >"$tmp/real.d"
-	overhead_k=$(awk -v o="$overhead" 'BEGIN { printf "%.0fK", o * 1024 }')
 	set -- -q --json --pages --no-host-events -s "$strategy" -n "$n" -m "$size" --swap 256M \
-		--overhead "$overhead_k" --readahead "$readahead"
+		--overhead "$overhead_fixed" --overhead-anon "$overhead_anon" --readahead "$readahead"
 	[ "$stagger" = - ] || set -- "$@" --stagger "$stagger"
 	"$anonsim" replay "$@" "$path" >"$tmp/model.json" || die "$name: the model's replay failed"
 	"$jq" -r '.results[0] | [.first_swap_out_s // "never", .final_swap_pages, .final_cache_pages] | @tsv' \
@@ -202,7 +236,7 @@ configs | while read -r name h trace strategy n size stagger; do
 	range() { cut -d' ' -f"$1" "$tmp/real.d" | sort -n | sed -n '1p;$p' | paste -sd, -; }
 	rd=$(med 1) rs=$(med 2) rc=$(med 3) rf=$(med 4)
 	swapped=$(awk -v d="$rd" -v n="$n" -v s="$rs" 'BEGIN { print (d >= 2 && d <= n - 1 && s >= 1000) ? "yes" : "no" }')
-	echo "$name,$h,$trace,$strategy,$n,$size,$stagger,$nr,$rd,$mdens,$rs,$mswap,$rc,$mcache,$rf,$mfirst,$swapped,$(range 1),$(range 2),$(range 3)"
+	echo "$name,$h,$trace,$strategy,$n,$size,$stagger,$nr,$rd,$mdens,$rs,$mswap,$rc,$mcache,$rf,$mfirst,$swapped,$(range 1),$(range 2),$(range 3),$overhead_fixed,$overhead_anon"
 done >>"$tmp/summary.csv" || exit $?
 
 awk -F, '

@@ -11,7 +11,8 @@ Reads the kernel's runs kept by bench/calibrate.sh (DIR/NAME/run-K.json,
 default DIR bench/results/calibrate) and, at each phase point before the
 run's first swap-out, takes what the cgroup holds beyond its tmpfs
 (shmem) and page cache: cgroup_pages - tmpfs_pages - cache_pages, less the
-overhead the run's probe measured for each instance started (k of the
+overhead the run's probe measured for each instance started (fixed and
+anonymous: overhead_mib and overhead_anon_mib; k of the
 point "k:name").  Fits that, by least squares through the origin, as a
 share of the tmpfs pages plus a share of the page cache pages (the kernel
 memory that grows with them: page tables, the shmem and page cache
@@ -43,7 +44,7 @@ while read -r name _; do
 	for f in "$dir/$name"/run-*.json; do
 		[ -r "$f" ] || continue
 		# each point before the first swap-out: instances, tmpfs, cache, beyond the probe
-		"$jq" -r '.results[0] | (.overhead_mib * 256) as $o | .first_swap_out_s as $first | .points[] |
+		"$jq" -r '.results[0] | ((.overhead_mib + (.overhead_anon_mib // 0)) * 256) as $o | .first_swap_out_s as $first | .points[] |
 			select(($first == null or .time_s < $first) and (.point | test("^[0-9]+:"))) |
 			(.point | split(":")[0] | tonumber) as $k |
 			[.tmpfs_pages, .cache_pages, .cgroup_pages - .tmpfs_pages - .cache_pages - $k * $o] | @tsv' "$f" ||

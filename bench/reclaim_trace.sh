@@ -13,7 +13,7 @@ Runs "anonsim live --json" on TRACE in a memory cgroup of SIZE with the
 kernel's vmscan tracepoints on (memcg reclaim begin and end, shrink of the
 inactive and active lists, folio writes) and /proc/vmstat read before and
 after, then "anonsim replay --reclaim-log" with the same instances,
-memory, swap, strategy, overhead and readahead window as the live run, without
+memory, swap, strategy, overhead (fixed and anonymous) and readahead window as the live run, without
 the trace's host events, as live runs it.  Writes
 into OUT:
   live.json     the live run
@@ -155,7 +155,10 @@ run_live() {
 	fi
 
 	# the settings as they were, put back however the run ends
-	saved_on=$(cat "$T/tracing_on") saved_kb=$(cat "$T/buffer_size_kb")
+	# a buffer never used reads "7 (expanded: 1408)": the size tracing
+	# would take is the one to put back
+	saved_on=$(cat "$T/tracing_on")
+	saved_kb=$(sed 's/.*(expanded: \([0-9]*\))/\1/' "$T/buffer_size_kb")
 	saved_events=
 	for e in $events; do saved_events="$saved_events $(cat "$T/events/$e/enable")"; done
 	restored= sampler= live=
@@ -302,10 +305,12 @@ if grep -q 'mm_filemap_add_to_page_cache:' "$out/trace.txt"; then
 fi
 
 # the model with the run's memory, swap, overhead and readahead window
+# (a run from before live split its probe gives no anonymous part: 0)
 overhead=$("$jq" -r '.results[0].overhead_mib * 1024 | floor' "$out/live.json")
+overhead_anon=$("$jq" -r '(.results[0].overhead_anon_mib // 0) * 1024 | floor' "$out/live.json")
 readahead=$("$jq" -r '.results[0].readahead_kb' "$out/live.json")
 "$anonsim" replay -q --json --no-host-events --reclaim-log "$out/model.csv" --overhead "${overhead}K" \
-	--readahead "$readahead" "$@" "$trace" \
+	--overhead-anon "${overhead_anon}K" --readahead "$readahead" "$@" "$trace" \
 	>"$out/model.json" || { echo "reclaim_trace: the model's replay failed" >&2; exit 5; }
 
 # per kind, the kernel's and the model's sums

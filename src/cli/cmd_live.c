@@ -56,9 +56,14 @@ static void live_usage(FILE *f)
 	      "                        scratch directory and removed afterwards; the\n"
 	      "                        model runs with the same host memory and swap\n"
 	      "      --policy P        the model's reclaim: modern or 2.4 (default: modern)\n"
-	      "      --overhead SIZE   the model's fixed memory per instance (default:\n"
-	      "                        under -m, what an instance process holds in\n"
-	      "                        its cgroup before its first event; else 0)\n"
+	      "      --overhead SIZE   the model's fixed memory per instance, and\n"
+	      "      --overhead-anon SIZE  its anonymous memory, which the host can swap\n"
+	      "                        (default: under -m, what an instance process\n"
+	      "                        holds in its cgroup before its first event,\n"
+	      "                        its rss the anonymous part; else 0 and 0)\n"
+	      "      --probe           under -m, only measure those two (no event runs):\n"
+	      "                        the figures \"anonsim replay\" takes to stand\n"
+	      "                        beside a live run\n"
 	      "      --cache-tolerance PCT  allowed page-cache difference (default: 2);\n"
 	      "                        tmpfs pages must be equal (without -m)\n"
 	      "      --fast            under -m, run events as fast as they go instead\n"
@@ -127,17 +132,27 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 
 /* ---- the report: a table per run, CSV rows, or one JSON object ---- */
 
-static void put_table(FILE *f, const struct live_result *res, const char *dir)
+static void put_table(FILE *f, const struct live_result *res, const char *dir, bool probe)
 {
 	unsigned i;
 
+	if (probe) {
+		fprintf(f, "%s: %s, memory cgroup of %.1f MiB: an instance holds %.0f KiB and"
+			" %.0f KiB anonymous before its first event (--overhead %.0fK"
+			" --overhead-anon %.0fK)\n", res->path, res->s->name,
+			res->host_mem / 1048576.0, res->overhead / 1024.0,
+			res->overhead_anon / 1024.0, res->overhead / 1024.0,
+			res->overhead_anon / 1024.0);
+		return;
+	}
 	fprintf(f, "%s: %s, %u instance%s, disk files on %s (%s), readahead %" PRId64 " KiB",
 		res->path, res->s->name, res->instances, res->instances > 1 ? "s" : "",
 		res->fstype, dir, res->readahead_kb);
 	if (res->pressure)
 		fprintf(f, ", memory cgroup of %.1f MiB, swap %.1f MiB, overhead %.0f KiB"
-			" per instance, %s", res->host_mem / 1048576.0,
+			" and %.0f KiB anonymous per instance, %s", res->host_mem / 1048576.0,
 			res->swap / 1048576.0, res->overhead / 1024.0,
+			res->overhead_anon / 1024.0,
 			res->paced ? "at the trace's pace" : "fast");
 	fprintf(f, ", DAMON %s", res->damon);
 	if (res->paced)
@@ -243,6 +258,7 @@ static void json_run(struct json *j, const struct live_result *res)
 	json_string(j, "filesystem", res->fstype);
 	json_int(j, "readahead_kb", res->readahead_kb);
 	json_number(j, "overhead_mib", fmt_bytes_mib(b, res->overhead));
+	json_number(j, "overhead_anon_mib", fmt_bytes_mib(b, res->overhead_anon));
 	if (res->damon)
 		json_string(j, "damon", res->damon);
 	else
@@ -283,8 +299,11 @@ static int put_json(FILE *f, const struct live_opts *o, const struct live_result
 	json_head(&j, "live");
 	json_host_inputs(&j, &mo, labels, nruns, JI_HOST | JI_STAGGER | JI_INSTANCES |
 			 (o->overhead_given || !mo.host_mem ? JI_OVERHEAD : 0));
-	if (!o->overhead_given && mo.host_mem)
-		json_null(&j, "overhead_mib");	/* measured by a probe: in each result */
+	if (!o->overhead_given && mo.host_mem) {
+		/* measured by a probe: in each result */
+		json_null(&j, "overhead_mib");
+		json_null(&j, "overhead_anon_mib");
+	}
 	json_string(&j, "dir", o->dir);
 	json_number(&j, "cache_tolerance_pct", fmt_double(b, o->cache_tolerance));
 	json_bool(&j, "paced", mo.host_mem && !o->fast);
@@ -300,7 +319,7 @@ static int put_json(FILE *f, const struct live_opts *o, const struct live_result
 	return 0;
 }
 
-enum { O_TOL = HOST_O_END, O_FAST, O_READ_ZEROS };
+enum { O_TOL = HOST_O_END, O_FAST, O_READ_ZEROS, O_PROBE };
 
 /* What the command line asks of a live run. */
 struct live_cli {
@@ -324,10 +343,11 @@ static int live_option(struct live_cli *cli, int opt, char **argv)
 	case HOST_O_SWAP:
 	case HOST_O_POLICY:
 	case HOST_O_OVERHEAD:
+	case HOST_O_OVERHEAD_ANON:
 	case HOST_O_STAGGER:
 		if ((rc = host_cli_option(&cli->hc, opt, optarg)))
 			return rc;
-		cli->o.overhead_given |= opt == HOST_O_OVERHEAD;
+		cli->o.overhead_given |= opt == HOST_O_OVERHEAD || opt == HOST_O_OVERHEAD_ANON;
 		return 0;
 	case 'n':
 		if (parse_uint(optarg, 64, &v) || !v)
@@ -356,6 +376,9 @@ static int live_option(struct live_cli *cli, int opt, char **argv)
 	case O_FAST:
 		cli->o.fast = true;
 		return 0;
+	case O_PROBE:
+		cli->o.probe_only = true;
+		return 0;
 	case 'q':
 		cli->quiet = true;
 		return 0;
@@ -378,9 +401,11 @@ static int live_parse(struct live_cli *cli, int argc, char **argv)
 		{ "swap", required_argument, NULL, HOST_O_SWAP },
 		{ "policy", required_argument, NULL, HOST_O_POLICY },
 		{ "overhead", required_argument, NULL, HOST_O_OVERHEAD },
+		{ "overhead-anon", required_argument, NULL, HOST_O_OVERHEAD_ANON },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "cache-tolerance", required_argument, NULL, O_TOL },
 		{ "fast", no_argument, NULL, O_FAST },
+		{ "probe", no_argument, NULL, O_PROBE },
 		{ "read-zeros", no_argument, NULL, O_READ_ZEROS },
 		{ "quiet", no_argument, NULL, 'q' },
 		OUT_LONG_OPTIONS,
@@ -401,6 +426,15 @@ static int live_parse(struct live_cli *cli, int argc, char **argv)
 	}
 	if (optind >= argc) {
 		msg("no trace given (see anonsim live --help)");
+		return EXIT_USAGE;
+	}
+	if (cli->o.probe_only && (!cli->hc.o.host_mem || cli->o.overhead_given)) {
+		msg("--probe measures the overhead in a memory cgroup: it takes -m, and not "
+		    "--overhead or --overhead-anon");
+		return EXIT_USAGE;
+	}
+	if (cli->o.probe_only && cli->out.fmt == OUT_CSV) {
+		msg("--probe writes a line or --json: its figures have no CSV columns");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -441,7 +475,7 @@ static int live_run_all(struct live_cli *cli, char *const *traces, unsigned ntra
 			*missed |= r->beyond;
 			/* a person sees each run as it ends; JSON is one object */
 			if (cli->out.fmt == OUT_TABLE)
-				put_table(cli->out.f, r, cli->o.dir);
+				put_table(cli->out.f, r, cli->o.dir, cli->o.probe_only);
 			else if (cli->out.fmt == OUT_CSV)
 				put_csv(cli->out.f, r);
 			fflush(cli->out.f);

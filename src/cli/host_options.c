@@ -92,6 +92,10 @@ int host_cli_option(struct host_cli *hc, int c, const char *arg)
 		if (parse_size(arg, &o->overhead))
 			return bad_option_value("--overhead", arg, "a size such as 2M");
 		return 0;
+	case HOST_O_OVERHEAD_ANON:
+		if (parse_size(arg, &o->overhead_anon))
+			return bad_option_value("--overhead-anon", arg, "a size such as 300K");
+		return 0;
 	case HOST_O_STAGGER:
 		if ((o->stagger_us = parse_seconds(arg)) < 0)
 			return bad_option_value("--stagger", arg, "seconds, e.g. 2.5");
@@ -149,6 +153,8 @@ void host_options_usage(FILE *f, const char *between)
 	      "                        window recorded in each trace, else 0)\n"
 	      "      --overhead SIZE   fixed host memory per instance, on top of the\n"
 	      "                        trace's host events (default: 0)\n"
+	      "      --overhead-anon SIZE  and anonymous memory of each instance's own\n"
+	      "                        process, which the host can swap (default: 0)\n"
 	      "      --no-host-events  leave out the traces' host events (what UML's host\n"
 	      "                        processes hold), as anonsim live, which runs no\n"
 	      "                        UML, does\n"

@@ -21,6 +21,7 @@ enum {
 	HOST_O_VARIANT = 256, HOST_O_SWAP, HOST_O_POLICY, HOST_O_RA,
 	HOST_O_OVERHEAD, HOST_O_STAGGER, HOST_O_NOSHARE, HOST_O_GEOM,
 	HOST_O_CHECK, HOST_O_RECOUNT, HOST_O_REPORT, HOST_O_NOHOST,
+	HOST_O_OVERHEAD_ANON,
 	HOST_O_END	/* first value free for a command's own options */
 };
 
@@ -34,6 +35,7 @@ enum {
 	{ "policy", required_argument, NULL, HOST_O_POLICY }, \
 	{ "readahead", required_argument, NULL, HOST_O_RA }, \
 	{ "overhead", required_argument, NULL, HOST_O_OVERHEAD }, \
+	{ "overhead-anon", required_argument, NULL, HOST_O_OVERHEAD_ANON }, \
 	{ "stagger", required_argument, NULL, HOST_O_STAGGER }, \
 	{ "no-share", no_argument, NULL, HOST_O_NOSHARE }, \
 	{ "no-host-events", no_argument, NULL, HOST_O_NOHOST }, \

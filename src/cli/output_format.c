@@ -278,8 +278,10 @@ void json_host_inputs(struct json *j, const struct replay_opts *o,
 		else	/* each trace's own window: no one figure */
 			json_null(j, "readahead_kb");
 	}
-	if (which & JI_OVERHEAD)
+	if (which & JI_OVERHEAD) {
 		json_number(j, "overhead_mib", fmt_bytes_mib(b, o->overhead));
+		json_number(j, "overhead_anon_mib", fmt_bytes_mib(b, o->overhead_anon));
+	}
 	if (which & JI_HOST_EVENTS)
 		json_bool(j, "host_events", !o->no_host_events);
 	if (which & JI_GEOMETRY)

@@ -121,7 +121,7 @@ void json_head(struct json *j, const char *command);
 enum {
 	JI_HOST = 1 << 0,	/* host_mem_mib, swap_mib, policy */
 	JI_READAHEAD = 1 << 1,	/* readahead_kb */
-	JI_OVERHEAD = 1 << 2,	/* overhead_mib */
+	JI_OVERHEAD = 1 << 2,	/* overhead_mib, overhead_anon_mib */
 	JI_GEOMETRY = 1 << 3,	/* geometry */
 	JI_SHARE = 1 << 4,	/* share */
 	JI_STAGGER = 1 << 5,	/* stagger_s */

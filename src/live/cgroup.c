@@ -226,17 +226,38 @@ void swapfile_close(void)
 	swap_lock_fd = -1;
 }
 
-int64_t host_swap_outs(void)
+/* The value of @key in a "key value" file such as /proc/vmstat; -1 if absent. */
+static int64_t key_value(const char *path, const char *key)
 {
-	FILE *f = fopen("/proc/vmstat", "r");
+	FILE *f = fopen(path, "r");
 	char line[128];
+	size_t n = strlen(key);
 	long long v = -1;
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "pswpout %lld", &v) == 1)
+		if (!strncmp(line, key, n) && line[n] == ' ' && sscanf(line + n, "%lld", &v) == 1)
 			break;
 	fclose(f);
 	return v;
+}
+
+int64_t host_swap_outs(void)
+{
+	return key_value("/proc/vmstat", "pswpout");
+}
+
+/* memory.stat counts anonymous memory as rss, and its huge pages apart */
+int64_t cgroup_anon_pages(void)
+{
+	char path[PATH_MAX + 64];
+	int64_t rss, huge;
+
+	snprintf(path, sizeof(path), "%s/memory.stat", group);
+	rss = key_value(path, "rss");
+	huge = key_value(path, "rss_huge");
+	if (rss < 0 || huge < 0)
+		return -1;
+	return (rss + huge) / PG_SIZE;
 }

@@ -19,6 +19,8 @@ int cgroup_add(pid_t pid, char *err, size_t errlen);
 /* Its memory in use, and the swap its pages use, in 4 KiB pages; -1 if unknown. */
 int64_t cgroup_pages(void);
 int64_t cgroup_swap_pages(void);
+/* Of its memory, the anonymous pages (memory.stat: rss and rss_huge); -1 if unknown. */
+int64_t cgroup_anon_pages(void);
 /* Remove it (its processes must be gone). */
 void cgroup_close(void);
 

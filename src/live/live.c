@@ -220,15 +220,21 @@ static int flush(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
+#define STATS_FLUSH_US 2100000
+
 /*
- * What an instance costs in its cgroup before its first event (the process,
- * its page tables and buffers): the model's fixed overhead per instance.
+ * What an instance costs in its cgroup before its first event: its
+ * process's anonymous pages (heap, stack, buffers), which reclaim swaps
+ * like any other (the first pages a pressured run writes are these: the
+ * cgroup's rss falls from 85 pages an instance to a few), and the rest
+ * (page tables, kernel memory, the charge batch), which stays.
  */
-static int probe_overhead(struct run *r, uint64_t *bytes, char *err, size_t errlen)
+static int probe_overhead(struct run *r, uint64_t *fixed, uint64_t *anon,
+			  char *err, size_t errlen)
 {
 	struct live_device dev[TRACE_MAX_DEVICES];
 	struct live_proc p;
-	int64_t pages;
+	int64_t pages, anon_pages;
 	unsigned d;
 	int memfd = open_memory(r, "anonsim-live-probe", err, errlen);
 
@@ -242,12 +248,22 @@ static int probe_overhead(struct run *r, uint64_t *bytes, char *err, size_t errl
 		close(memfd);
 		return -1;
 	}
+	/*
+	 * memory.stat flushes the per-CPU statistics only past a threshold of
+	 * updates (64 pages a CPU): a probe's few dozen pages wait for the
+	 * periodic flush, every 2 s (flush_memcg_stats_dwork())
+	 */
+	usleep(STATS_FLUSH_US);
 	pages = cgroup_pages();
+	anon_pages = cgroup_anon_pages();
 	live_proc_stop(&p, err, errlen);
 	close(memfd);
-	if (pages < 0)
-		return set_error(err, errlen, "cannot read the memory cgroup's usage");
-	*bytes = (uint64_t)pages * 4096;
+	if (pages < 0 || anon_pages < 0)
+		return set_error(err, errlen, "cannot read the memory cgroup's usage and memory.stat");
+	if (anon_pages > pages)
+		anon_pages = pages;	/* read apart: no more than the whole */
+	*fixed = (uint64_t)(pages - anon_pages) * 4096;
+	*anon = (uint64_t)anon_pages * 4096;
 	return 0;
 }
 
@@ -463,8 +479,17 @@ int live_run(const char *path, const struct live_strategy *s,
 		set_error(err, errlen, "%s: cannot tell the readahead window of its device", o->dir);
 		goto out;
 	}
-	if (r.pressure && !o->overhead_given && probe_overhead(&r, &mo.overhead, err, errlen))
+	if (r.pressure && !o->overhead_given &&
+	    probe_overhead(&r, &mo.overhead, &mo.overhead_anon, err, errlen))
 		goto out;
+	res->overhead = mo.overhead;
+	res->overhead_anon = mo.overhead_anon;
+	res->host_mem = mo.host_mem;
+	res->swap = r.pressure ? mo.swap : 0;
+	if (o->probe_only) {
+		rc = EXIT_OK;
+		goto out;
+	}
 	mo.readahead_kb = res->readahead_kb;
 	mo.share = true;
 	mo.no_host_events = true;	/* no UML runs here, nor its host processes */
@@ -476,7 +501,6 @@ int live_run(const char *path, const struct live_strategy *s,
 		mo.swap = 0;
 	res->host_mem = mo.host_mem;
 	res->swap = mo.swap;
-	res->overhead = mo.overhead;
 	r.swap_outs0 = host_swap_outs();
 	r.swap0 = swap_used_pages();
 	res->paced = r.pressure && !o->fast;

@@ -27,6 +27,7 @@ struct live_opts {
 	struct replay_opts model;	/* host memory, swap, policy, instances, stagger
 					 * (readahead: the device's; share: always) */
 	bool overhead_given;		/* else, under pressure, measured by a probe */
+	bool probe_only;		/* under pressure: the probe, and no run */
 	bool fast;			/* under pressure: events as fast as they go, not
 					 * at their host time */
 	double cache_tolerance;		/* percent: page cache, real against model */
@@ -62,6 +63,7 @@ struct live_result {
 					 * none, paused or running (live/damon.h) */
 	uint64_t host_mem, swap;	/* bytes: the cgroup's limit, the swap file (0: none) */
 	uint64_t overhead;		/* bytes the model charged per instance */
+	uint64_t overhead_anon;		/* and anonymous bytes, which it can swap */
 	struct live_point *pt;		/* in the order measured, the end last */
 	unsigned npt;
 	int64_t first_us, m_first_us;	/* the run's first swap-out; -1: none */

@@ -111,9 +111,11 @@ void host_destroy(struct host *h)
 		kapi_set_current(NULL);
 }
 
-void host_set_instances(struct host *h, unsigned n, uint64_t overhead_pages)
+void host_set_instances(struct host *h, unsigned n, uint64_t overhead_pages,
+			uint64_t overhead_anon_pages)
 {
 	h->overhead_pages = overhead_pages;
+	h->overhead_anon_pages = overhead_anon_pages;
 	h->owners = xcalloc(n, sizeof(*h->owners), "the host's list of instances");
 	h->nr_owners = n;
 }

@@ -129,6 +129,8 @@ struct host {
 	const struct shmem_geom *geom;	/* block-table shape of every memory file */
 	uint64_t ra_pages;		/* readahead window of every open image */
 	uint64_t overhead_pages;	/* fixed cost of each instance */
+	/* and its process's anonymous pages, which reclaim can swap */
+	uint64_t overhead_anon_pages;
 	int balancing;			/* reclaim under way: no nested reclaim */
 	/*
 	 * modern: charges come from readahead, whose reclaim may not enter
@@ -230,8 +232,13 @@ void host_init(struct host *h, uint64_t mem_pages, uint64_t swap_pages,
 	       enum reclaim_policy policy, const struct shmem_geom *geom);
 void host_destroy(struct host *h);
 
-/* Room for @n instances (their tmpfs owners), each costing @overhead_pages. */
-void host_set_instances(struct host *h, unsigned n, uint64_t overhead_pages);
+/*
+ * Room for @n instances (their tmpfs owners), each costing @overhead_pages
+ * that stay and @overhead_anon_pages of anonymous memory besides, which
+ * reclaim meets as the host processes' pages (host_procs.c).
+ */
+void host_set_instances(struct host *h, unsigned n, uint64_t overhead_pages,
+			uint64_t overhead_anon_pages);
 
 /* The trace time of the event about to be replayed: the host's clock. */
 static inline void host_set_time(struct host *h, uint64_t now_us)

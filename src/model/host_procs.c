@@ -14,7 +14,9 @@
  * event gives only how many there are, so they come and go as a stack:
  * the newest go first, resident or swapped, and a page the host swapped
  * stays swapped until it goes (the trace does not say when a host
- * process touches it again).
+ * process touches it again).  The instance's own process (--overhead-anon:
+ * anonsim live's, which stands in for UML) holds anonymous pages from its
+ * start; they are the first of the stack and go as it ends.
  */
 #include <config.h>
 
@@ -66,10 +68,10 @@ static void hanon_add(struct instance *in, uint64_t anon)
 	host_charge(h, CAT_OVERHEAD, n);
 }
 
-void inst_set_host_pages(struct instance *in, uint64_t pages, uint64_t anon)
+/* @kernel pages of kernel memory and @anon anonymous pages in all */
+static void set_host_pages(struct instance *in, uint64_t kernel, uint64_t anon)
 {
 	struct host *h = in->host;
-	uint64_t kernel = pages - anon;
 
 	if (kernel > in->host_kernel)
 		host_charge(h, CAT_OVERHEAD, kernel - in->host_kernel);
@@ -80,6 +82,24 @@ void inst_set_host_pages(struct instance *in, uint64_t pages, uint64_t anon)
 		hanon_drop(in, --in->nr_hanon);
 	if (anon > in->nr_hanon)
 		hanon_add(in, anon);
+}
+
+/* The instance's own process's pages are the bottom of the stack: a host
+ * event, which counts UML's host processes, comes and goes above them. */
+void inst_start_host_pages(struct instance *in, uint64_t anon)
+{
+	in->hanon_base = anon;
+	set_host_pages(in, 0, anon);
+}
+
+void inst_set_host_pages(struct instance *in, uint64_t pages, uint64_t anon)
+{
+	set_host_pages(in, pages - anon, in->hanon_base + anon);
+}
+
+void inst_stop_host_pages(struct instance *in)
+{
+	set_host_pages(in, 0, 0);
 }
 
 uint32_t *inst_hanon_lru_gen(struct instance *in, uint64_t k)

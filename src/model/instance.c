@@ -202,6 +202,7 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	}
 	h->owners[id] = (struct tmpfs_owner){ &inst_tmpfs_ops, in };
 	host_charge(h, CAT_OVERHEAD, h->overhead_pages);
+	inst_start_host_pages(in, h->overhead_anon_pages);
 	return 0;
 }
 
@@ -263,7 +264,7 @@ void instance_teardown(struct instance *in)
 	in->find.pages_leaked += in->resident + in->swapped;
 	in->find.tables_leaked += in->ai.shm.swap.nr_pages + in->ai.maps.nr_pages;
 	host_release(h, CAT_OVERHEAD, h->overhead_pages);
-	inst_set_host_pages(in, 0, 0);
+	inst_stop_host_pages(in);
 	free(in->hanon);
 	host_sync_tables(h);
 	chunked_destroy(&in->pages);

@@ -100,11 +100,13 @@ struct instance {
 	struct findings find;
 	uint64_t resident;			/* TMPFS_RESIDENT pages */
 	uint64_t swapped;			/* TMPFS_SWAPPED pages */
-	/* UML's host processes (host events, host_procs.c): kernel memory,
-	 * never reclaimed, and anonymous pages, which reclaim can swap */
+	/* UML's host processes (host events, host_procs.c) and the
+	 * instance's own process: kernel memory, never reclaimed, and
+	 * anonymous pages, which reclaim can swap */
 	uint64_t host_kernel;
 	struct host_anon_page *hanon;		/* the anonymous pages, by number */
 	uint64_t nr_hanon, cap_hanon;
+	uint64_t hanon_base;			/* the first, the instance's own process's */
 	struct page_report *report;		/* free page reporting, or NULL */
 	/* a request event (trace version 2) and its parts, the reads after
 	 * it: the host read its range once, at the first part */
@@ -150,6 +152,10 @@ void instance_event(struct instance *in, const struct trace_event *ev);
  * LRU referenced once, as tmpfs pages do; those that go are the newest.
  */
 void inst_set_host_pages(struct instance *in, uint64_t pages, uint64_t anon);
+/* The instance's own process starts with @anon anonymous pages (setup), and
+ * it and the host processes leave (teardown). */
+void inst_start_host_pages(struct instance *in, uint64_t anon);
+void inst_stop_host_pages(struct instance *in);
 
 /* The reclaim operations (tmpfs_owner_ops) on host-process page @k. */
 uint32_t *inst_hanon_lru_gen(struct instance *in, uint64_t k);

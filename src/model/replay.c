@@ -395,7 +395,8 @@ static void run_setup(struct run *r)
 	r->q.v = xcalloc(r->n, sizeof(*r->q.v), "the queue of instances");
 	host_init(&r->h, o->host_mem / 4096, o->swap / 4096, o->policy,
 		  o->geom ? o->geom : &shmem_geom_x86_64);
-	host_set_instances(&r->h, r->n, (o->overhead + 4095) / 4096);
+	host_set_instances(&r->h, r->n, (o->overhead + 4095) / 4096,
+			   (o->overhead_anon + 4095) / 4096);
 	r->h.reclaim_log = o->reclaim_log;
 	r->h.reclaim_label = res->label;
 }

@@ -46,6 +46,7 @@ struct replay_opts {
 	enum reclaim_policy policy;
 	int64_t readahead_kb;		/* -1: each trace's recorded window */
 	uint64_t overhead;		/* bytes per instance */
+	uint64_t overhead_anon;		/* and anonymous bytes, which the host can swap */
 	unsigned copies;		/* instances of each trace */
 	int64_t stagger_us;		/* start offset between instances; -1: one after another */
 	bool share;			/* instances share backing page cache */

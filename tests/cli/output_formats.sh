@@ -137,7 +137,7 @@ jq_is "$tmp/density.json" '.inputs | [has("instances"), has("max_instances"), ha
 jq_is "$tmp/fidelity.json" '.inputs | keys' \
 	'["cache_only","cache_tolerance_pct","readahead_kb","strategies","tmpfs_tolerance_pct"]'
 jq_is "$tmp/replay.json" '.inputs | keys' \
-	'["check","geometry","host_events","host_mem_mib","instances","overhead_mib","pages","policy","readahead_kb","report_order","share","stagger_s","strategies","swap_mib"]'
+	'["check","geometry","host_events","host_mem_mib","instances","overhead_anon_mib","overhead_mib","pages","policy","readahead_kb","report_order","share","stagger_s","strategies","swap_mib"]'
 
 # - is standard input, read once for every strategy; gzip too
 expect_status 0 "$ANONSIM" replay -q --csv --pages "$basic"

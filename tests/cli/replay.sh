@@ -79,6 +79,17 @@ stripped=$(printf '%s\n' "$out" | jq -c '[.results[] | del(.events)]')
 [ "$(printf '%s\n' "$out" | jq -c '.results[0] | [.final_tmpfs_pages, .final_overhead_pages, .swap_out_pages]')" = '[6,0,0]' ] ||
 	fail "host.trace without host events: $(printf '%s\n' "$out" | jq -c '.results[0]')"
 
+# --overhead-anon: own-anon.trace's header works out the two pages of
+# the instance's process swapped first, in the inputs as given
+own="$top_srcdir/tests/model/replay/own-anon.trace"
+expect_status 0 "$ANONSIM" replay -q --json --pages -s read-copy -m 24K --swap 32K --policy 2.4 \
+	--overhead-anon 8K "$own"
+got=$(printf '%s\n' "$out" | jq -c '[.inputs.overhead_mib, .inputs.overhead_anon_mib, (.results[0] |
+	.final_tmpfs_pages, .final_overhead_pages, .swap_out_pages, .first_swap_out_s)]')
+[ "$got" = '[0,0.0078125,6,0,2,2e-05]' ] || fail "--overhead-anon 8K: $got"
+expect_status 1 "$ANONSIM" replay --overhead-anon some "$own"
+expect_match "$err" "replay: --overhead-anon 'some': expected a size such as 300K"
+
 expect_status 2 "$ANONSIM" replay "$tmp/missing.trace"
 expect_match "$err" 'missing.trace: No such file or directory'
 expect_status 1 "$ANONSIM" replay --host-mem lots "$basic"

@@ -55,7 +55,7 @@ if command -v jq >/dev/null; then
 		.model_tmpfs_pages, (.cache_pages == .model_cache_pages), .swap_pages,
 		.cgroup_pages, .within_tolerance]))]))]' "$tmp/phases.json") ||
 		fail "jq refuses live --json: $(cat "$tmp/phases.json")"
-	want='["live",{"host_mem_mib":null,"swap_mib":0,"policy":"modern","overhead_mib":0,'
+	want='["live",{"host_mem_mib":null,"swap_mib":0,"policy":"modern","overhead_mib":0,"overhead_anon_mib":0,'
 	want=$want'"stagger_s":null,"instances":1,"strategies":["punch","free-hint"],'
 	want=$want"\"dir\":\"$tmp/scratch\",\"cache_tolerance_pct\":2,\"paced\":false,\"read_zeros\":false},"
 	want=$want"[[\"$phases\",1048576,[\"ubda\",\"ubdb\"]]],"
@@ -161,6 +161,12 @@ expect_status 1 "$ANONSIM" live -s swap-all "$phases"
 	fail "live --strategy swap-all: $err"
 expect_status 1 "$ANONSIM" live --cache-tolerance nan "$phases"
 expect_match "$err" "live: --cache-tolerance 'nan': expected a percentage"
+expect_status 1 "$ANONSIM" live --probe "$phases"
+expect_match "$err" "live: --probe measures the overhead in a memory cgroup: it takes -m, and not --overhead or --overhead-anon"
+expect_status 1 "$ANONSIM" live --probe -m 64M --overhead-anon 8K "$phases"
+expect_match "$err" "live: --probe measures the overhead in a memory cgroup: it takes -m"
+expect_status 1 "$ANONSIM" live --probe --csv -m 64M "$phases"
+expect_match "$err" "live: --probe writes a line or --json: its figures have no CSV columns"
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	expect_status 1 "$ANONSIM" live -d /dev/shm "$phases"
 	expect_match "$err" "/dev/shm is a tmpfs: its files have no page cache of their own"

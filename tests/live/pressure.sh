@@ -163,16 +163,32 @@ if command -v jq >/dev/null; then
 	phases=$top_srcdir/tests/live/traces/phases.trace
 	expect_status 0 "$ANONSIM" live --json -o "$tmp/cg.json" -s punch -n 2 -m 64M --swap 0 \
 		-d "$tmp/scratch" "$phases"
-	got=$(jq -c '[.inputs.host_mem_mib, .inputs.swap_mib, .inputs.overhead_mib, .inputs.instances,
+	got=$(jq -c '[.inputs.host_mem_mib, .inputs.swap_mib, .inputs.overhead_mib,
+		.inputs.overhead_anon_mib, .inputs.instances,
 		(.results[0] | [.within_tolerance, .first_swap_out_s, .model_first_swap_out_s,
 		(.points | map([.point, .tmpfs_pages, .model_tmpfs_pages, .swap_pages,
 		(.cgroup_pages > 0), .within_tolerance]))])]' "$tmp/cg.json")
-	want='[64,0,null,2,[null,null,null,[["1:one",3,3,0,true,null],["1:two",4,4,0,true,null],'
+	want='[64,0,null,null,2,[null,null,null,[["1:one",3,3,0,true,null],["1:two",4,4,0,true,null],'
 	want=$want'["1:three",5,5,0,true,null],["2:one",8,8,0,true,null],["2:two",9,9,0,true,null],'
 	want=$want'["2:three",10,10,0,true,null],["end",10,10,0,true,null]]]]'
 	[ "$got" = "$want" ] || fail "live --json under -m: $got"
+	# of it, anonymous: the pages the process faulted once in the cgroup
+	# (what it touched between its fork and joining the cgroup is charged
+	# to the parent's), whole pages both
 	pages=$(jq '.results[0].overhead_mib * 256' "$tmp/cg.json")
-	[ "$pages" -gt 0 ] 2>/dev/null || fail "the probe measured an overhead of $pages pages"
+	anon=$(jq '.results[0].overhead_anon_mib * 256' "$tmp/cg.json")
+	[ "$pages" -ge 0 ] 2>/dev/null && [ "$anon" -ge 0 ] 2>/dev/null &&
+		[ $((pages + anon)) -gt 0 ] || fail "the probe measured $pages pages and $anon anonymous"
+
+	# --probe: the same measure and nothing run, in the same whole pages
+	expect_status 0 "$ANONSIM" live --probe --json -o "$tmp/probe.json" -s punch -m 64M --swap 0 \
+		-d "$tmp/scratch" "$phases"
+	got=$(jq -c '.results[0] | [(.overhead_mib * 256 | floor) == .overhead_mib * 256,
+		(.overhead_anon_mib * 256 | floor) == .overhead_anon_mib * 256,
+		.overhead_mib + .overhead_anon_mib > 0, .points, .first_swap_out_s]' "$tmp/probe.json")
+	[ "$got" = '[true,true,true,[],null]' ] || fail "live --probe --json: $got"
+	expect_status 0 "$ANONSIM" live --probe -s punch -m 64M --swap 0 -d "$tmp/scratch" "$phases"
+	expect_match "$out" "^$phases: punch, memory cgroup of 64\.0 MiB: an instance holds [0-9]+ KiB and [0-9]+ KiB anonymous before its first event \(--overhead [0-9]+K --overhead-anon [0-9]+K\)\$"
 
 	# paced: two instances of a trace whose last event is at 0.7 s end at
 	# 1.4 s of host time, and the run cannot end sooner; --fast does not wait

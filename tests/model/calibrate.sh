@@ -68,10 +68,24 @@ run b 1 null 0 3
 run b 2 null 0 3
 run b 3 null 0 3
 expect_status 0 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpus" -o "$tmp/res" -p "$tmp/plots"
-[ "$(sed -n 2p "$tmp/res/summary.csv")" = "a,fit,$tmp/t.trace,read-copy,3,64M,-,3,2,3,100,0,20,3,7.5,never,no,1,3,0,300,10,30" ] ||
+[ "$(sed -n 2p "$tmp/res/summary.csv")" = "a,fit,$tmp/t.trace,read-copy,3,64M,-,3,2,3,100,0,20,3,7.5,never,no,1,3,0,300,10,30,256K,0K" ] ||
 	fail "summary row a: $(sed -n 2p "$tmp/res/summary.csv")"
-[ "$(sed -n 3p "$tmp/res/summary.csv")" = "b,held,$tmp/t.trace,read-copy,3,64M,-,3,3,3,0,0,3,3,never,never,no,3,3,0,0,3,3" ] ||
+[ "$(sed -n 3p "$tmp/res/summary.csv")" = "b,held,$tmp/t.trace,read-copy,3,64M,-,3,3,3,0,0,3,3,never,never,no,3,3,0,0,3,3,256K,0K" ] ||
 	fail "summary row b: $(sed -n 3p "$tmp/res/summary.csv")"
+
+# the overhead split: a run that gives its anonymous part is taken as it
+# is; one from before the split (overhead_mib alone) takes it from the
+# configuration's probe, out of its fixed part: 0.25 MiB, 0.0625 of it
+# anonymous, is 192K and 64K
+printf '{"results":[{"overhead_mib":0.125,"overhead_anon_mib":0.0625}]}\n' >"$tmp/res/b/probe.json"
+expect_status 0 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpus" -o "$tmp/res" -p "$tmp/plots"
+expect_match "$(sed -n 2p "$tmp/res/summary.csv")" '^a,fit,.*,256K,0K$'
+expect_match "$(sed -n 3p "$tmp/res/summary.csv")" '^b,held,.*,192K,64K$'
+sed 's/"overhead_mib":0.25/"overhead_mib":0.125,"overhead_anon_mib":0.125/' "$tmp/res/a/run-1.json" \
+	>"$tmp/res/a/run-1.new" && mv "$tmp/res/a/run-1.new" "$tmp/res/a/run-1.json"
+expect_status 0 sh "$top_srcdir/bench/calibrate.sh" --report-only -c "$tmp/corpus" -o "$tmp/res" -p "$tmp/plots"
+expect_match "$(sed -n 2p "$tmp/res/summary.csv")" '^a,fit,.*,128K,128K$'
+rm -f "$tmp/res/b/probe.json"
 expect_match "$out" '^fit: 1 configurations: density equal 0 \(0 %\), off by more than one 0; swap within 25 % 0 \(0 %\), cache within 25 % 0 \(0 %\); swapped in the kernel 0 \(0 %\); the kernel against itself, every run: density equal 0, swap within 25 % 0, cache within 25 % 0$'
 expect_match "$out" '^held: 1 configurations: density equal 1 \(100 %\), off by more than one 0; swap within 25 % 1 \(100 %\), cache within 25 % 1 \(100 %\); swapped in the kernel 0 \(0 %\); the kernel against itself, every run: density equal 1, swap within 25 % 1, cache within 25 % 1$'
 expect_match "$out" '^\| a \| fit \| 2 \(1-3\) \| 3 \| 100 \(0-300\) \| 0 \| 20 \(10-30\) \| 3 \| 7.5 \| never \|$'

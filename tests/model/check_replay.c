@@ -693,6 +693,69 @@ START_TEST(host_anon_pages_swap)
 }
 END_TEST
 
+/* tests/model/replay/own-anon.trace: the instance's own anonymous pages go first */
+START_TEST(own_anon_pages_swap_first)
+{
+	struct replay_result r;
+
+	opts.host_mem = 6 * 4096;
+	opts.swap = 8 * 4096;
+	opts.policy = RECLAIM_24;
+	opts.overhead_anon = 2 * 4096;
+	r = run("own-anon.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 6, 0, 0);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 0);
+	ck_assert_uint_eq(r.peak[CAT_OVERHEAD], 2);
+	ck_assert_uint_eq(r.final_total, 6);
+	ck_assert_uint_eq(r.peak_total, 6);
+	ck_assert_uint_eq(r.swap_final, 2);
+	ck_assert_uint_eq(r.swap_outs, 2);
+	ck_assert_int_eq(r.first_swap_out_us, 20);
+
+	/* the same memory as fixed overhead stays: tmpfs pages 0 and 1 go */
+	opts.overhead_anon = 0;
+	opts.overhead = 2 * 4096;
+	r = run("own-anon.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 4, 0, 0);
+	ck_assert_uint_eq(r.final[CAT_OVERHEAD], 2);
+	ck_assert_uint_eq(r.swap_final, 2);
+	ck_assert_int_eq(r.first_swap_out_us, 20);
+
+	opts.overhead = 0;
+	r = run("own-anon.trace", "read-copy", ANON_FIXED);
+	ASSERT_MEM(r, 6, 0, 0);
+	ck_assert_uint_eq(r.swap_outs, 0);
+	ck_assert_int_eq(r.first_swap_out_us, -1);
+}
+END_TEST
+
+/*
+ * nofs.trace with the instance's 2 anonymous pages beside its 6 tmpfs
+ * pages in 8: readahead's reclaim, which may not write tmpfs, writes
+ * them (they need no filesystem, as in the kernel, where the first
+ * pages a pressured live run writes are its processes' own); then the
+ * read's own reclaim writes the 6 tmpfs pages: 8 swap-outs, the first
+ * at t=30, where without them readahead's reclaims write none.
+ */
+START_TEST(policy_modern_readahead_reclaim_swaps_own_anon)
+{
+	static const char *const reclaims[] = {
+		"0.000030,nofs,1,0,0,9,1,0,0,0,6,0,0,0",
+		"0.000030,nofs,1,0,0,8,1,0,0,0,6,0,0,0",
+		"0.000030,nofs,1,0,0,8,0,0,0,0,6,0,0,0",
+		"0.000030,nofs,1,0,0,8,0,0,0,0,6,0,0,0",
+		"0.000030,full,1,0,2,8,6,2,0,0,5,0,0,0",
+	};
+	struct replay_result r;
+
+	opts.overhead_anon = 2 * 4096;
+	r = run_logged("nofs.trace", 8, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
+	ck_assert_uint_eq(r.swap_outs, 8);
+	ck_assert_int_eq(r.first_swap_out_us, 30);
+	ck_assert_uint_eq(r.reads.readahead, 0);
+}
+END_TEST
+
 /* tests/model/replay/host-anon-many.trace: none lost while the list compacts */
 START_TEST(host_anon_pages_many)
 {
@@ -1046,6 +1109,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, policy_modern_read_marks_each_folio);
 	tcase_add_test(tc, policy_modern_activates_recent_refaults);
 	tcase_add_test(tc, policy_modern_readahead_reclaim_cannot_swap);
+	tcase_add_test(tc, policy_modern_readahead_reclaim_swaps_own_anon);
 	tcase_add_test(tc, policy_modern_swap_writes_end_later);
 	tcase_add_test(tc, policy_modern_activates_anon);
 	tcase_add_test(tc, no_memory_limit_never_swaps);
@@ -1063,6 +1127,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, host_events_left_out);
 	tcase_add_test(tc, host_anon_pages_swap);
 	tcase_add_test(tc, host_anon_pages_many);
+	tcase_add_test(tc, own_anon_pages_swap_first);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("span tree");
 	tcase_add_test(tc, span_tree_overlaps_in_address_order);
