@@ -695,6 +695,11 @@ static void dev_read(struct instance *in, unsigned dev, uint64_t off, uint64_t l
 		in->host->reads.demand += last - first + 1;
 		return;
 	}
+	if (!in->dev[dev].cow) {	/* one source: no page to look up */
+		pagecache_read(in->host, in->dev[dev].cache, &in->dev[dev].ra, off, len,
+			       &in->host->reads);
+		return;
+	}
 	/* runs of pages with the same source: the COW layer or its backing */
 	while (i <= last) {
 		struct ra_state *ra, *ra_j;
