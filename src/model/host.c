@@ -610,15 +610,18 @@ static bool inactive_file_is_low(const struct host *h)
 
 /*
  * Reclaim the oldest inactive file folio, whole: unmapped page cache
- * first, then mapped.  Returns the pages freed (0: none left).
+ * first, then mapped.  A folio a readahead under way holds locked goes
+ * back to the young end (shrink_folio_list(): folio_trylock() fails).
+ * Returns the pages freed; *@scanned the pages looked at (0: none left).
  */
-static uint64_t evict_folio(struct host *h)
+static uint64_t evict_folio(struct host *h, uint64_t *scanned)
 {
 	enum lru_list l = LRU_CACHE;
 	struct lru_entry *e = lru_head(h, l);
 	struct pagecache *pc;
 	uint64_t head, i, n, freed = 0;
 
+	*scanned = 0;
 	if (!e) {
 		l = LRU_MAPPED;
 		e = lru_head(h, l);
@@ -628,12 +631,20 @@ static uint64_t evict_folio(struct host *h)
 	pc = h->caches[e->owner];
 	head = pc_folio_head(pc, e->page);
 	n = pc_folio_pages(pc, e->page);
+	if (pc_flags(pc, head) & PC_LOCKED) {
+		for (i = head; i < head + n; i++)
+			if ((pc_flags(pc, i) & (PC_RESIDENT | PC_ACTIVE)) == PC_RESIDENT)
+				pagecache_touch(h, pc, i);
+		*scanned = n;
+		return 0;
+	}
 	for (i = head; i < head + n; i++)
 		if ((pc_flags(pc, i) & (PC_RESIDENT | PC_ACTIVE)) == PC_RESIDENT &&
 		    (pc_mapcount(pc, i) != 0) == (l == LRU_MAPPED)) {
 			pagecache_evict(h, pc, i);
 			freed++;
 		}
+	*scanned = freed;
 	return freed;
 }
 
@@ -695,10 +706,12 @@ static uint64_t shrink_inactive(struct host *h, bool file, uint64_t nr)
 		uint64_t n;
 
 		if (file) {
-			n = evict_folio(h);
-			if (!n)
+			uint64_t looked;
+
+			n = evict_folio(h, &looked);
+			if (!looked)
 				break;
-			scanned += n;
+			scanned += looked;
 			freed += n;
 			continue;
 		}

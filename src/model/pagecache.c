@@ -259,6 +259,9 @@ static bool add_folio(struct host *h, struct pagecache *pc, uint64_t index,
 	}
 	if (mark)
 		*pc_flagsp(pc, index) |= PC_RA_MARK;
+	if (h->nofs)
+		for (i = index; i < index + n; i++)
+			*pc_flagsp(pc, i) |= PC_LOCKED;
 	if (!recent)
 		return true;
 	/* a refault within the workingset's size comes back active */
@@ -285,6 +288,23 @@ static bool range_busy(const struct pagecache *pc, uint64_t index, uint64_t n)
 }
 
 /*
+ * read_pages() at the end of the outermost readahead call: the folios it
+ * added are read and unlocked.
+ */
+static void ra_unlock(struct host *h, struct pagecache *pc, uint64_t lo, uint64_t hi)
+{
+	uint64_t i;
+
+	if (h->nofs)
+		return;		/* an inner call: the outer one reads them */
+	if (hi > pc->npages)
+		hi = pc->npages;
+	for (i = lo; i < hi; i++)
+		if (pc_flags(pc, i) & PC_LOCKED)
+			*pc_flagsp(pc, i) &= (uint16_t)~PC_LOCKED;
+}
+
+/*
  * page_cache_ra_unbounded() via do_page_cache_ra(): order-0 pages over
  * [index, index + nr) clipped to the file, cached ones skipped, the mark on
  * the page @lookahead before the end.
@@ -306,6 +326,7 @@ static void do_ra(struct host *h, struct pagecache *pc, uint64_t index,
 			       req_lo, req_hi, st))
 			break;	/* -ENOMEM: the rest is not read ahead */
 	host_nofs_restore(h);
+	ra_unlock(h, pc, index, index + nr);
 }
 
 /*
@@ -351,6 +372,7 @@ static void ra_order(struct host *h, struct pagecache *pc, struct ra_state *ra,
 		do_ra(h, pc, index, ra->size - (index - start), ra->async_size,
 		      req_lo, req_hi, st);
 	host_nofs_restore(h);
+	ra_unlock(h, pc, start, limit + 1);
 }
 
 /* page_cache_sync_ra(): page @index is missing; @req pages are wanted. */

@@ -34,6 +34,12 @@ enum {
 	 * in its LRU stamp's place: workingset_eviction())
 	 */
 	PC_WORKINGSET = 1 << 9,
+	/*
+	 * PG_locked: read ahead by the readahead call under way, whose reads
+	 * are not submitted yet (read_pages() at its end): reclaim, which
+	 * cannot lock it, puts it back (filemap_add_folio() sets the lock)
+	 */
+	PC_LOCKED = 1 << 10,
 };
 
 /*

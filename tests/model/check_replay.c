@@ -455,6 +455,33 @@ START_TEST(policy_modern_activates_anon)
 }
 END_TEST
 
+/* tests/model/replay/ra-locked.trace: reclaim cannot take a readahead's own folios */
+START_TEST(policy_modern_readahead_keeps_its_own_folios)
+{
+	static const char locked[] = "0.000010,nofs,1,0,0,0,0,0,0,0,0,3,0,0\n";
+	struct replay_result r;
+	char line[256];
+	FILE *log = tmpfile();
+	int i;
+
+	ck_assert_ptr_nonnull(log);
+	opts.host_mem = 3 * 4096;
+	opts.swap = 1 << 20;
+	opts.policy = RECLAIM_MODERN;
+	opts.reclaim_log = log;
+	r = run("ra-locked.trace", "read-copy", ANON_FIXED);
+	opts.reclaim_log = NULL;
+	rewind(log);
+	for (i = 0; i < 4; i++) {	/* p3's four reclaims: p0-p2 locked, kept */
+		ck_assert_ptr_nonnull(fgets(line, sizeof(line), log));
+		ck_assert_str_eq(strchr(line, ',') + 1, locked);
+	}
+	fclose(log);
+	ck_assert_uint_eq(r.reads.readahead, 3);
+	ck_assert_uint_eq(r.reads.refaults, 0);
+}
+END_TEST
+
 /* tests/model/replay/writeback.trace: a swap write ends 1 ms after it began */
 START_TEST(policy_modern_swap_writes_end_later)
 {
@@ -1110,6 +1137,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, policy_modern_activates_recent_refaults);
 	tcase_add_test(tc, policy_modern_readahead_reclaim_cannot_swap);
 	tcase_add_test(tc, policy_modern_readahead_reclaim_swaps_own_anon);
+	tcase_add_test(tc, policy_modern_readahead_keeps_its_own_folios);
 	tcase_add_test(tc, policy_modern_swap_writes_end_later);
 	tcase_add_test(tc, policy_modern_activates_anon);
 	tcase_add_test(tc, no_memory_limit_never_swaps);
