@@ -259,7 +259,7 @@ static bool add_folio(struct host *h, struct pagecache *pc, uint64_t index,
 	}
 	if (mark)
 		*pc_flagsp(pc, index) |= PC_RA_MARK;
-	if (h->nofs)
+	if (h->nofs && host_lru_kept(h, LRU_CACHE))	/* no reclaim: no lock */
 		for (i = index; i < index + n; i++)
 			*pc_flagsp(pc, i) |= PC_LOCKED;
 	if (!recent)
@@ -295,8 +295,9 @@ static void ra_unlock(struct host *h, struct pagecache *pc, uint64_t lo, uint64_
 {
 	uint64_t i;
 
-	if (h->nofs)
-		return;		/* an inner call: the outer one reads them */
+	/* an inner call (the outer one reads them), or no reclaim (no lock) */
+	if (h->nofs || !host_lru_kept(h, LRU_CACHE))
+		return;
 	if (hi > pc->npages)
 		hi = pc->npages;
 	for (i = lo; i < hi; i++)
