@@ -132,19 +132,21 @@ static int parse_strategies(const char *list, const struct live_strategy **runs)
 
 /* ---- the report: a table per run, CSV rows, or one JSON object ---- */
 
-static void put_table(FILE *f, const struct live_result *res, const char *dir, bool probe)
+/* --probe: what the probe measured, as the options that charge it */
+static void put_probe(FILE *f, const struct live_result *res)
+{
+	fprintf(f, "%s: %s, memory cgroup of %.1f MiB: an instance holds %.0f KiB and"
+		" %.0f KiB anonymous before its first event (--overhead %.0fK"
+		" --overhead-anon %.0fK)\n", res->path, res->s->name,
+		res->host_mem / 1048576.0, res->overhead / 1024.0,
+		res->overhead_anon / 1024.0, res->overhead / 1024.0,
+		res->overhead_anon / 1024.0);
+}
+
+static void put_table(FILE *f, const struct live_result *res, const char *dir)
 {
 	unsigned i;
 
-	if (probe) {
-		fprintf(f, "%s: %s, memory cgroup of %.1f MiB: an instance holds %.0f KiB and"
-			" %.0f KiB anonymous before its first event (--overhead %.0fK"
-			" --overhead-anon %.0fK)\n", res->path, res->s->name,
-			res->host_mem / 1048576.0, res->overhead / 1024.0,
-			res->overhead_anon / 1024.0, res->overhead / 1024.0,
-			res->overhead_anon / 1024.0);
-		return;
-	}
 	fprintf(f, "%s: %s, %u instance%s, disk files on %s (%s), readahead %" PRId64 " KiB",
 		res->path, res->s->name, res->instances, res->instances > 1 ? "s" : "",
 		res->fstype, dir, res->readahead_kb);
@@ -474,8 +476,10 @@ static int live_run_all(struct live_cli *cli, char *const *traces, unsigned ntra
 			}
 			*missed |= r->beyond;
 			/* a person sees each run as it ends; JSON is one object */
-			if (cli->out.fmt == OUT_TABLE)
-				put_table(cli->out.f, r, cli->o.dir, cli->o.probe_only);
+			if (cli->out.fmt == OUT_TABLE && cli->o.probe_only)
+				put_probe(cli->out.f, r);
+			else if (cli->out.fmt == OUT_TABLE)
+				put_table(cli->out.f, r, cli->o.dir);
 			else if (cli->out.fmt == OUT_CSV)
 				put_csv(cli->out.f, r);
 			fflush(cli->out.f);

@@ -482,10 +482,12 @@ int live_run(const char *path, const struct live_strategy *s,
 	if (r.pressure && !o->overhead_given &&
 	    probe_overhead(&r, &mo.overhead, &mo.overhead_anon, err, errlen))
 		goto out;
+	if (!r.pressure)
+		mo.swap = 0;
 	res->overhead = mo.overhead;
 	res->overhead_anon = mo.overhead_anon;
 	res->host_mem = mo.host_mem;
-	res->swap = r.pressure ? mo.swap : 0;
+	res->swap = mo.swap;
 	if (o->probe_only) {
 		rc = EXIT_OK;
 		goto out;
@@ -497,10 +499,6 @@ int live_run(const char *path, const struct live_strategy *s,
 	mo.progress = false;
 	mo.observe = observe;
 	mo.observe_arg = &r;
-	if (!r.pressure)
-		mo.swap = 0;
-	res->host_mem = mo.host_mem;
-	res->swap = mo.swap;
 	r.swap_outs0 = host_swap_outs();
 	r.swap0 = swap_used_pages();
 	res->paced = r.pressure && !o->fast;

@@ -757,12 +757,22 @@ START_TEST(own_anon_pages_swap_first)
 END_TEST
 
 /*
- * nofs.trace with the instance's 2 anonymous pages beside its 6 tmpfs
- * pages in 8: readahead's reclaim, which may not write tmpfs, writes
- * them (they need no filesystem, as in the kernel, where the first
- * pages a pressured live run writes are its processes' own); then the
- * read's own reclaim writes the 6 tmpfs pages: 8 swap-outs, the first
- * at t=30, where without them readahead's reclaims write none.
+ * nofs.trace with the instance's 2 anonymous pages a0, a1 beside its 6
+ * tmpfs pages t0-t5 in 8: readahead's reclaim, which may not write tmpfs,
+ * writes them (they need no filesystem, as in the kernel, where the first
+ * pages a pressured live run writes are its processes' own).  The list,
+ * oldest first, is a0 a1 t0-t5, all young from their faults:
+ * - readahead's four reclaims (page_cache_ra_order()'s folio, then its
+ *   page-by-page fallback, each charge reclaiming twice):
+ *   1. at priority 0 the 8 go round once (young), the 9th look writes a0;
+ *   2. a1 written, t0-t5 kept (tmpfs), t0 met again: 8 scanned;
+ *   3, 4. the six kept, 8 scanned each; nothing freed: nothing read ahead;
+ * - p0's own reclaim writes the six (t5 first: the four kept them in
+ *   turn), then, the list empty, waits for a write to end, twice: a0
+ *   freed, then t4, which the swap cache's removal moved to its front
+ *   (host.c, swapcache_remove()): 2 reclaimed, 5 tmpfs pages charged.
+ * 8 swap-outs, the first at t=30, where without a0, a1 readahead's
+ * reclaims write none.
  */
 START_TEST(policy_modern_readahead_reclaim_swaps_own_anon)
 {
