@@ -31,10 +31,14 @@
 #   in CI's make check: 16294 to 21579, 1.06 to 1.40), page cache 566
 #   (the kernel's 1.96 to 11.0 times it; since, 1114 to 6490, 1.97 to
 #   11.5: with its active anonymous list the model keeps less page
-#   cache here than any kernel run; before it, 1650).  Bounds,
+#   cache here than any kernel run; before it, 1650).  Since readahead's
+#   own folios are locked in the model (src/model/pagecache.c), it ends
+#   with swap 15673 (the kernel's runs 1.04 to 1.38 times it) and page
+#   cache 817 (1.36 to 7.9 times it; a run of this test at 1114, the
+#   least seen, met it).  Bounds,
 #   round the kernel's spread with room beyond it: both first swap-outs
 #   while the third instance runs (the same density); swap from 0.75 to
-#   1.5 times the model's; page cache left from 1.5 to 13 times it.  The
+#   1.5 times the model's; page cache left from 1.1 to 10 times it.  The
 #   first swap-out's time is not bounded: the kernel's came 8 s before
 #   the model's in one run.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -131,8 +135,8 @@ third "$real_first" && third "$model_first" ||
 [ "$model_swap" -gt 0 ] && [ $((4 * real_swap)) -ge $((3 * model_swap)) ] &&
 	[ $((2 * real_swap)) -le $((3 * model_swap)) ] ||
 	fail "6 file readers: swap used real $real_swap pages, model $model_swap: not 0.75 to 1.5 times it"
-[ $((2 * real_cache)) -ge $((3 * model_cache)) ] && [ "$real_cache" -le $((13 * model_cache)) ] ||
-	fail "6 file readers: page cache real $real_cache pages, model $model_cache: not 1.5 to 13 times it"
+[ $((10 * real_cache)) -ge $((11 * model_cache)) ] && [ "$real_cache" -le $((10 * model_cache)) ] ||
+	fail "6 file readers: page cache real $real_cache pages, model $model_cache: not 1.1 to 10 times it"
 
 # a signal in the middle: the instances, swap file, cgroup and files go
 "$ANONSIM" live -s read-copy -n 6 -m 160M --swap 256M -d "$tmp/scratch" "$boot" >/dev/null 2>&1 &
