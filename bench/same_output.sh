@@ -61,31 +61,12 @@ trap 'cleanup; trap - EXIT; exit 143' TERM
 trap 'cleanup; trap - EXIT; exit 129' HUP
 die() { echo "same_output: $*" >&2; exit 5; }
 
-# unpack REV DIR: the tree of commit REV (empty REV: the working tree,
-# tracked files and new ones git does not ignore) into DIR
-unpack() {
-	mkdir -p "$2" || return 1
-	if [ -n "$1" ]; then
-		git archive "$1" | tar -xf - -C "$2"
-	else
-		git ls-files -z -co --exclude-standard | xargs -0 sh -c \
-			'for f; do [ -e "$f" ] && printf "%s\n" "$f"; done' sh |
-			tar -cf - -T - | tar -xf - -C "$2"
-	fi
-}
-
-# build DIR: configure and build anonsim and anonsim-plot in DIR
-build() {
-	echo "same_output: building $1" >&2
-	(cd "$1" && autoreconf -fi && ./configure --disable-sanitizers &&
-		make -j"$jobs" anonsim plots/anonsim-plot) >"$1.build.log" 2>&1 ||
-		{ tail -n 20 "$1.build.log" >&2; die "build of $1 failed (log: $1.build.log)"; }
-}
+. "$top/bench/builds.sh"
 
 unpack "$base" "$scratch/base" || die "cannot unpack $base"
 unpack "$new" "$scratch/new" || die "cannot unpack ${new:-the working tree}"
-build "$scratch/base"
-build "$scratch/new"
+build "$scratch/base" anonsim plots/anonsim-plot
+build "$scratch/new" anonsim plots/anonsim-plot
 
 # The inputs: copies of BASE's traces under one name each, read by both
 # builds from the same folder, so that names in messages are the same.
