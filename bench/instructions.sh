@@ -28,9 +28,9 @@ NEW / BASE for each.
   -n N     instances per replay (default: 100)
   --max R  exit 4 if any NEW / BASE ratio is above R (e.g. 1.05)
 
-Takes about 2 minutes on two cores (the builds included).  Exit status: 0 done (every ratio at
-most R); 1 usage error; 4 a ratio above R; 5 a build or a replay failed;
-77 valgrind is not installed.
+Takes about 2 minutes on two cores, the builds included.  Exit status:
+0 done (every ratio at most R); 1 usage error; 4 a ratio above R; 5 a
+build or a replay failed; 77 valgrind is not installed.
 USAGE
 }
 
