@@ -40,8 +40,12 @@ int shmem_swap_out(struct shmem_inode *info, unsigned long index,
 swp_entry_t __shmem_swap_in(struct shmem_inode *info, unsigned long index)
 {
 	swp_entry_t entry = { 0 };
-	unsigned long *slot = shmem_table_walk(&info->swap, index, NULL);
+	unsigned long *slot;
 
+	/* nothing in swap (the common case): no table to walk */
+	if (!info->swapped)
+		return entry;
+	slot = shmem_table_walk(&info->swap, index, NULL);
 	if (IS_ERR_OR_NULL(slot) || !*slot)
 		return entry;
 	entry.val = *slot;

@@ -213,7 +213,7 @@ static void unmap_range(struct instance *in, uint64_t addr, uint64_t off,
  * A word of the bitmap at a time, and the chunks of it never written
  * skipped whole: read-copy writes none.
  */
-uint64_t inst_next_file_page(const struct instance *in, uint64_t p, uint64_t end)
+uint64_t inst_next_file_page_far(const struct instance *in, uint64_t p, uint64_t end)
 {
 	uint64_t q = p;
 
@@ -787,10 +787,12 @@ void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 		   uint64_t ipage)
 {
 	struct ppage *pg = inst_page(in, p);
+	uint64_t *w = chunked_at(&in->file_map, p >> 6, sizeof(*w)), bit = 1ULL << (p & 63);
 
-	if (inst_file_mapped(in, p))
-		inst_unmap_file(in, p);
-	*(uint64_t *)chunked_at(&in->file_map, p >> 6, sizeof(uint64_t)) |= 1ULL << (p & 63);
+	/* inst_unmap_file(), with the bit looked up once: it is set again */
+	if (*w & bit)
+		cache_page_unmap(in, in->host->caches[pg->cache], pg->ipage);
+	*w |= bit;
 	pg->cache = (uint16_t)pc->id;
 	pg->ipage = (uint32_t)ipage;
 	cache_page_map(in, pc, ipage);

@@ -191,7 +191,20 @@ static inline bool inst_file_mapped(const struct instance *in, uint64_t p)
  * The first page from @p on, below @end, with a file page mapped over it;
  * else @end (or @p, from @p >= @end).
  */
-uint64_t inst_next_file_page(const struct instance *in, uint64_t p, uint64_t end);
+uint64_t inst_next_file_page_far(const struct instance *in, uint64_t p, uint64_t end);
+
+static inline uint64_t inst_next_file_page(const struct instance *in, uint64_t p, uint64_t end)
+{
+	const uint64_t *w;
+	uint64_t bits;
+
+	/* within one word of the bitmap (a read of a page or a few): inline */
+	if (p >= end || p >> 6 != (end - 1) >> 6)
+		return inst_next_file_page_far(in, p, end);
+	w = chunked_peek(&in->file_map, p >> 6, sizeof(*w));
+	bits = w ? *w & (~0ULL << (p & 63)) & (~0ULL >> (63 - ((end - 1) & 63))) : 0;
+	return bits ? (p & ~63ULL) + (uint64_t)__builtin_ctzll(bits) : end;
+}
 
 /* --- helpers for the strategies ------------------------------------------- */
 
