@@ -43,7 +43,10 @@ the run, also on INT, TERM and HUP; tracefs is unmounted if this mounted it.
                     that write (the two figures behind the model's swap
                     cache, src/model/host.c)
       --lists       also write OUT/lists.csv: the lists (inactive and
-                    active anon and file, shmem) every 0.1 s, written into
+                    active anon and file, shmem) and the counters of file
+                    refaults (workingset_refault_file, _activate_file,
+                    _restore_file) and of (de)activations (pgactivate,
+                    pgdeactivate) every 0.1 s, written into
                     the trace as it runs (trace_marker), so that their
                     times are the reclaims' (the model's lists after each
                     reclaim are model.csv's last three columns).  Read from
@@ -94,8 +97,9 @@ skip() { echo "reclaim_trace: SKIP: $*" >&2; exit 77; }
 command -v "$jq" >/dev/null 2>&1 || skip "needs jq"
 [ -x "$anonsim" ] || { echo "reclaim_trace: $anonsim: not built (make, or ANONSIM)" >&2; exit 1; }
 
-# --lists: the machine's lists in pages, into the trace every 0.1 s while
-# the run lasts.  Not the cgroup's memory.stat: reading it flushes the
+# --lists: the machine's lists in pages and its counters of file refaults
+# and (de)activations, into the trace every 0.1 s while the run lasts.
+# Not the cgroup's memory.stat: reading it flushes the
 # cgroup's statistics (mem_cgroup_flush_stats() in memcg1_stat_format()),
 # which reclaim otherwise sees as the 2 s flusher left them; runs whose
 # memory.stat was read every 0.1 s deactivated the page cache where runs
@@ -104,8 +108,9 @@ command -v "$jq" >/dev/null 2>&1 || skip "needs jq"
 # their changes since the first sample, taken before the run starts.
 sample_lists() {
 	while :; do
-		awk '$1 ~ /^nr_(inactive_anon|active_anon|inactive_file|active_file|shmem)$/ {
-			s = s " " substr($1, 4) "=" $2 } END { if (s != "") print "anonsim_lists:" s }' \
+		awk '$1 ~ /^(nr_(inactive_anon|active_anon|inactive_file|active_file|shmem)|workingset_(refault|activate|restore)_file|pg(de)?activate)$/ {
+			k = $1; sub(/^nr_/, "", k); s = s " " k "=" $2 }
+			END { if (s != "") print "anonsim_lists:" s }' \
 			/proc/vmstat >"$T/trace_marker" 2>/dev/null
 		sleep 0.1
 	done
@@ -272,7 +277,9 @@ BEGIN { print "strategy,time_s,kind,nr_pages,priority,reclaimed,anon_scanned,ano
 
 # the lists sampled into the trace (--lists), on the reclaims' clock
 if grep -q 'anonsim_lists:' "$out/trace.txt"; then
-	awk -v OFS=, 'BEGIN { print "time_s,shmem_pages,inactive_anon_pages,active_anon_pages,inactive_file_pages,active_file_pages" }
+	awk -v OFS=, 'BEGIN { print "time_s,shmem_pages,inactive_anon_pages,active_anon_pages,inactive_file_pages," \
+		"active_file_pages,workingset_refault_file,workingset_activate_file,workingset_restore_file," \
+		"pgactivate,pgdeactivate" }
 	/tracing_mark_write: anonsim_lists:/ {
 		t = $0; sub(/: tracing_mark_write:.*/, "", t); n = split(t, a, " ")
 		delete v
@@ -280,8 +287,12 @@ if grep -q 'anonsim_lists:' "$out/trace.txt"; then
 		if (!based) { based = 1; for (k in v) b[k] = v[k] }	# the first: before the run
 		print sprintf("%.6f", a[n]), v["shmem"] - b["shmem"], v["inactive_anon"] - b["inactive_anon"],
 			v["active_anon"] - b["active_anon"], v["inactive_file"] - b["inactive_file"],
-			v["active_file"] - b["active_file"]
-	}' "$out/trace.txt" >"$out/lists.csv"
+			v["active_file"] - b["active_file"], d("workingset_refault_file"),
+			d("workingset_activate_file"), d("workingset_restore_file"), d("pgactivate"),
+			d("pgdeactivate")
+	}
+	# a counter since the first sample; empty where the trace has none (--lists before them)
+	function d(k) { return (k in v) && (k in b) ? v[k] - b[k] : "" }' "$out/trace.txt" >"$out/lists.csv"
 fi
 
 # the memory cgroup statistics' flushes, where the kernel has the tracepoint

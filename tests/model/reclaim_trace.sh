@@ -27,7 +27,7 @@ mkdir "$d"
 	t='         anonsim-100   [000] .....'
 	u='         anonsim-200   [001] .....'
 	# --lists' first sample, the machine's lists before the run: the base
-	echo "              sh-300     [001] ..... 9.800000: tracing_mark_write: anonsim_lists: inactive_anon=1000 active_anon=500 inactive_file=20000 active_file=30000 shmem=700"
+	echo "              sh-300     [001] ..... 9.800000: tracing_mark_write: anonsim_lists: inactive_anon=1000 active_anon=500 inactive_file=20000 active_file=30000 shmem=700 workingset_refault_file=5000 workingset_activate_file=4000 workingset_restore_file=100 pgactivate=7000 pgdeactivate=9000"
 	echo "$t 10.000000: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE"
 	echo "$t 10.000010: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=100 nr_reclaimed=20 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=2 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC"
 	i=0
@@ -53,8 +53,10 @@ mkdir "$d"
 	echo "$u 10.400100: mm_filemap_add_to_page_cache: dev 254:1 ino 2a pfn=0x1238 ofs=28672 order=0"
 	echo "            cat-77     [000] ..... 10.400200: mm_filemap_add_to_page_cache: dev 254:1 ino 3b pfn=0x2000 ofs=0 order=0"
 	# --lists' samples between the two reclaims: each less the base (the
-	# active file list below it in the second)
-	echo "              sh-300     [001] ..... 10.500000: tracing_mark_write: anonsim_lists: inactive_anon=1300 active_anon=502 inactive_file=20040 active_file=30009 shmem=990"
+	# active file list below it in the second); the counters in the first
+	# (30 refaults, 25 of them activated, 4 restored; 12 pages activated
+	# and 40 deactivated), none in the second (a trace from before them)
+	echo "              sh-300     [001] ..... 10.500000: tracing_mark_write: anonsim_lists: inactive_anon=1300 active_anon=502 inactive_file=20040 active_file=30009 shmem=990 workingset_refault_file=5030 workingset_activate_file=4025 workingset_restore_file=104 pgactivate=7012 pgdeactivate=9040"
 	echo "              sh-300     [000] ..... 10.600001: tracing_mark_write: anonsim_lists: inactive_anon=1280 active_anon=500 inactive_file=20061 active_file=29995 shmem=970"
 	# two flushes of the statistics: the 2 s flusher's, and one another
 	# task forced (a read of memory.stat)
@@ -85,10 +87,10 @@ kernel,11.000000,nofs,,12,10,40,0,0,10,0,,,,
 CSV
 cmp -s "$tmp/kernel.want" "$d/kernel.csv" || fail "kernel.csv: $(diff "$tmp/kernel.want" "$d/kernel.csv")"
 cat >"$tmp/lists.want" <<'CSV'
-time_s,shmem_pages,inactive_anon_pages,active_anon_pages,inactive_file_pages,active_file_pages
-9.800000,0,0,0,0,0
-10.500000,290,300,2,40,9
-10.600001,270,280,0,61,-5
+time_s,shmem_pages,inactive_anon_pages,active_anon_pages,inactive_file_pages,active_file_pages,workingset_refault_file,workingset_activate_file,workingset_restore_file,pgactivate,pgdeactivate
+9.800000,0,0,0,0,0,0,0,0,0,0
+10.500000,290,300,2,40,9,30,25,4,12,40
+10.600001,270,280,0,61,-5,,,,,
 CSV
 cmp -s "$tmp/lists.want" "$d/lists.csv" || fail "lists.csv: $(diff "$tmp/lists.want" "$d/lists.csv")"
 cat >"$tmp/folios.want" <<'CSV'
