@@ -748,10 +748,13 @@ enum scan_list { SCAN_INACTIVE_ANON, SCAN_ACTIVE_ANON, SCAN_INACTIVE_FILE,
 		 SCAN_ACTIVE_FILE, SCAN_NR };
 
 /*
- * shrink_lruvec(): scan the lists in turn, 32 pages at a time.  Once
- * enough is reclaimed, a memory cgroup's reclaim stops the kind with less
- * left to scan and scans the other to the share of its target the first
- * has reached, so both are scanned in the proportion get_scan_count() set.
+ * shrink_lruvec(): scan the lists in turn, 32 pages at a time, while the
+ * inactive lists or the active file list have some of their target left
+ * (what is left of the active anonymous list's alone ends the loop).
+ * Once enough is reclaimed, a memory cgroup's reclaim stops the kind with
+ * less left to scan and scans the other to the share of its target the
+ * first has reached, so both are scanned in the proportion
+ * get_scan_count() set.
  */
 static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_reclaim,
 			  uint64_t *reclaimed)
@@ -761,7 +764,7 @@ static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_r
 	int i;
 
 	memcpy(targets, nr, sizeof(targets));
-	while (nr[0] || nr[1] || nr[2] || nr[3]) {
+	while (nr[SCAN_INACTIVE_ANON] || nr[SCAN_INACTIVE_FILE] || nr[SCAN_ACTIVE_FILE]) {
 		uint64_t nr_file, nr_anon, pct, done;
 		int stop, other;
 
