@@ -20,10 +20,10 @@ unpack() {
 # build DIR TARGET...: configure DIR without sanitizers and make TARGETs,
 # the log in DIR.build.log (its tail printed if the build fails)
 build() {
-	b=$1
+	build_dir=$1
 	shift
-	echo "$(basename "$0" .sh): building $b" >&2
-	(cd "$b" && autoreconf -fi && ./configure --disable-sanitizers &&
-		make -j"$jobs" "$@") >"$b.build.log" 2>&1 ||
-		{ tail -n 20 "$b.build.log" >&2; die "build of $b failed (log: $b.build.log)"; }
+	echo "$(basename "$0" .sh): building $build_dir" >&2
+	(cd "$build_dir" && autoreconf -fi && ./configure --disable-sanitizers &&
+		make -j"$jobs" "$@") >"$build_dir.build.log" 2>&1 ||
+		{ tail -n 20 "$build_dir.build.log" >&2; die "build of $build_dir failed (log: $build_dir.build.log)"; }
 }
