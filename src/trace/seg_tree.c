@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * seg_tree.c - segments of page states in a summing treap (see seg_tree.h).
+ * seg_tree.c - segments of page states in a summing B+ tree (see seg_tree.h).
+ *
+ * Every change is one replacement: the whole segments of a range [e0, e1)
+ * make way for at most three that cover it, found by looking up the
+ * segments at the range's ends and the neighbours it may merge with.  A
+ * node that overflows splits; one left empty goes; nodes are not merged
+ * when they thin out, so the height is bounded by the most segments the
+ * map ever held, not by those it holds.
  */
 #include <config.h>
 
@@ -8,10 +15,14 @@
 #include <string.h>
 
 #include "trace/seg_tree.h"
-#include "util/util.h"
 #include "util/xalloc.h"
 
 #define WHAT "the validator's map of mappings"
+
+/* A segment [s, e) in @state. */
+struct seg_piece {
+	uint32_t s, e, state;
+};
 
 static uint32_t span_len(struct seg_span x)
 {
@@ -41,40 +52,35 @@ static struct seg_sum join(const struct seg_sum *a, const struct seg_sum *b)
 	return s;
 }
 
-/* Recompute node @x's summary from its segment and its children's. */
-static void pull(struct seg_tree *t, uint32_t x)
+/* The summary of one segment. */
+static struct seg_sum piece_sum(const struct seg_tree *t, struct seg_piece p)
 {
-	struct seg_node *n = &t->n[x];
-	int in_run = t->run_states >> n->state & 1;
+	int in_run = t->run_states >> p.state & 1;
 	struct seg_sum s;
 
-	s.first = n->start;
-	s.last = n->end;
-	s.mask = 1u << n->state;
-	s.pre_end = in_run ? n->end : n->start;
-	s.suf_start = in_run ? n->start : n->end;
-	s.longest = (struct seg_span){ n->start, n->state == t->keep_state ? n->end : n->start };
-	s.run = (struct seg_span){ n->start, in_run ? n->end : n->start };
-	if (n->kid[0])
-		s = join(&t->n[n->kid[0]].sum, &s);
-	if (n->kid[1])
-		s = join(&s, &t->n[n->kid[1]].sum);
-	n->sum = s;
+	s.first = p.s;
+	s.last = p.e;
+	s.mask = 1u << p.state;
+	s.pre_end = in_run ? p.e : p.s;
+	s.suf_start = in_run ? p.s : p.e;
+	s.longest = (struct seg_span){ p.s, p.state == t->keep_state ? p.e : p.s };
+	s.run = (struct seg_span){ p.s, in_run ? p.e : p.s };
+	return s;
 }
 
-/* Node @x alone, segment [start, end) in @state. */
-static uint32_t reset(struct seg_tree *t, uint32_t x, uint32_t start, uint32_t end,
-		      uint32_t state)
+/* What node @x holds, its entries joined in order. */
+static struct seg_sum node_sum(const struct seg_tree *t, uint32_t x)
 {
-	t->n[x].start = start;
-	t->n[x].end = end;
-	t->n[x].state = state;
-	t->n[x].kid[0] = t->n[x].kid[1] = 0;
-	pull(t, x);
-	return x;
+	const struct seg_node *n = &t->n[x];
+	struct seg_sum s = n->sum[0];
+	uint32_t i;
+
+	for (i = 1; i < n->nr; i++)
+		s = join(&s, &n->sum[i]);
+	return s;
 }
 
-static uint32_t new_node(struct seg_tree *t, uint32_t start, uint32_t end, uint32_t state)
+static uint32_t new_node(struct seg_tree *t, uint32_t leaf)
 {
 	uint32_t x = t->free;
 
@@ -84,78 +90,162 @@ static uint32_t new_node(struct seg_tree *t, uint32_t start, uint32_t end, uint3
 		t->n = xgrow(t->n, &t->cap, t->used + 2, sizeof(*t->n), WHAT);
 		x = ++t->used;
 	}
-	t->n[x].prio = xorshift32(&t->seed);
-	return reset(t, x, start, end, state);
+	t->n[x].nr = 0;
+	t->n[x].leaf = leaf;
+	return x;
+}
+
+static void free_node(struct seg_tree *t, uint32_t x)
+{
+	t->n[x].kid[0] = t->free;
+	t->free = x;
 }
 
 /* Put subtree @x's nodes on the free list. */
 static void free_tree(struct seg_tree *t, uint32_t x)
 {
-	while (x) {
-		uint32_t right = t->n[x].kid[1];
+	uint32_t i;
 
-		free_tree(t, t->n[x].kid[0]);
-		t->n[x].kid[0] = t->free;
-		t->free = x;
-		x = right;
+	if (!t->n[x].leaf)
+		for (i = 0; i < t->n[x].nr; i++)
+			free_tree(t, t->n[x].kid[i]);
+	free_node(t, x);
+}
+
+/* The segment holding page @p (below t->pages). */
+static struct seg_piece lookup(const struct seg_tree *t, uint32_t p)
+{
+	const struct seg_node *n = &t->n[t->root];
+	uint32_t i;
+
+	for (;;) {
+		for (i = 0; n->sum[i].last <= p; i++)
+			;
+		if (n->leaf)
+			return (struct seg_piece){ n->sum[i].first, n->sum[i].last, n->kid[i] };
+		n = &t->n[n->kid[i]];
 	}
 }
 
-/* Split subtree @x into segments starting before @key (*l) and the others (*g). */
-static void split(struct seg_tree *t, uint32_t x, uint32_t key, uint32_t *l, uint32_t *g)
+/* A replacement: the segments of [e0, e1) become the @k pieces. */
+struct seg_replace {
+	uint32_t e0, e1, k;
+	struct seg_piece p[3];
+};
+
+/* The entries a node is rebuilt from: at most three more than it holds. */
+struct seg_entries {
+	uint32_t nr;
+	uint32_t kid[SEG_FAN + 3];
+	struct seg_sum sum[SEG_FAN + 3];
+};
+
+static void add_entry(struct seg_entries *e, uint32_t kid, struct seg_sum sum)
 {
-	if (!x) {
-		*l = *g = 0;
-	} else if (t->n[x].start < key) {
-		split(t, t->n[x].kid[1], key, &t->n[x].kid[1], g);
-		*l = x;
-		pull(t, x);
-	} else {
-		split(t, t->n[x].kid[0], key, l, &t->n[x].kid[0]);
-		*g = x;
-		pull(t, x);
-	}
+	e->kid[e->nr] = kid;
+	e->sum[e->nr++] = sum;
 }
 
-/* Join @l and @g, every segment of @l before every segment of @g. */
-static uint32_t merge(struct seg_tree *t, uint32_t l, uint32_t g)
+/*
+ * Node @x takes the entries @e: returns the new right sibling the second
+ * half went to if they do not fit, else 0.
+ */
+static uint32_t store(struct seg_tree *t, uint32_t x, const struct seg_entries *e)
 {
-	if (!l || !g)
-		return l ? l : g;
-	if (t->n[l].prio >= t->n[g].prio) {
-		t->n[l].kid[1] = merge(t, t->n[l].kid[1], g);
-		pull(t, l);
-		return l;
+	uint32_t keep = e->nr, sib = 0;
+	struct seg_node *n;
+
+	if (e->nr > SEG_FAN) {
+		keep = e->nr / 2;
+		sib = new_node(t, t->n[x].leaf);
+		n = &t->n[sib];
+		n->nr = e->nr - keep;
+		memcpy(n->kid, e->kid + keep, n->nr * sizeof(*n->kid));
+		memcpy(n->sum, e->sum + keep, n->nr * sizeof(*n->sum));
 	}
-	t->n[g].kid[0] = merge(t, l, t->n[g].kid[0]);
-	pull(t, g);
-	return g;
+	n = &t->n[x];
+	n->nr = keep;
+	memcpy(n->kid, e->kid, keep * sizeof(*n->kid));
+	memcpy(n->sum, e->sum, keep * sizeof(*n->sum));
+	return sib;
 }
 
-/* Take the first (@side 0) or last (1) segment out of subtree @x: returns it, the rest in *rest. */
-static uint32_t pop_end(struct seg_tree *t, uint32_t x, int side, uint32_t *rest)
+/*
+ * Replace in subtree @x: its segments within [e0, e1) go, and the pieces
+ * take their place where e0 is.  A child wholly within the range goes
+ * whole, unless e0 starts it; a child left empty goes.  Returns the new
+ * right sibling of @x when it split, else 0; @x may be left empty.
+ */
+static uint32_t replace(struct seg_tree *t, uint32_t x, const struct seg_replace *r)
 {
-	uint32_t y;
+	struct seg_entries e;
+	uint32_t i, j, nr = t->n[x].nr;
 
-	if (!t->n[x].kid[side]) {
-		*rest = t->n[x].kid[!side];
-		t->n[x].kid[!side] = 0;
-		return x;
+	e.nr = 0;
+	for (i = 0; i < nr; i++) {
+		const struct seg_node *n = &t->n[x];
+		struct seg_sum s = n->sum[i];
+		uint32_t c = n->kid[i], sib;
+
+		if (s.last <= r->e0 || s.first >= r->e1) {
+			add_entry(&e, c, s);
+		} else if (n->leaf) {
+			/* within the range, whole: the pieces go where e0 is */
+			if (s.first == r->e0)
+				for (j = 0; j < r->k; j++)
+					add_entry(&e, r->p[j].state, piece_sum(t, r->p[j]));
+		} else if (s.first >= r->e0 && s.last <= r->e1 && s.first != r->e0) {
+			free_tree(t, c);
+		} else {
+			sib = replace(t, c, r);	/* may move t->n */
+			if (t->n[c].nr)
+				add_entry(&e, c, node_sum(t, c));
+			else
+				free_node(t, c);
+			if (sib)
+				add_entry(&e, sib, node_sum(t, sib));
+		}
 	}
-	y = pop_end(t, t->n[x].kid[side], side, &t->n[x].kid[side]);
-	pull(t, x);
-	*rest = x;
-	return y;
+	return store(t, x, &e);
+}
+
+/* The whole map's segments [e0, e1) become @r's pieces. */
+static void replace_root(struct seg_tree *t, const struct seg_replace *r)
+{
+	uint32_t sib = replace(t, t->root, r), x;
+
+	if (sib) {
+		x = new_node(t, 0);
+		t->n[x].nr = 2;
+		t->n[x].kid[0] = t->root;
+		t->n[x].sum[0] = node_sum(t, t->root);
+		t->n[x].kid[1] = sib;
+		t->n[x].sum[1] = node_sum(t, sib);
+		t->root = x;
+	}
+	while (!t->n[t->root].leaf && t->n[t->root].nr == 1) {
+		x = t->root;
+		t->root = t->n[x].kid[0];
+		free_node(t, x);
+	}
+	t->sum = node_sum(t, t->root);
 }
 
 void seg_tree_init(struct seg_tree *t, uint64_t pages, unsigned state,
 		   unsigned keep_state, unsigned run_states)
 {
+	struct seg_node *n;
+
 	memset(t, 0, sizeof(*t));
-	t->seed = 0x9e3779b9u;
 	t->keep_state = keep_state;
 	t->run_states = run_states;
-	t->root = new_node(t, 0, (uint32_t)pages, state);
+	t->pages = (uint32_t)pages;
+	t->root = new_node(t, 1);
+	n = &t->n[t->root];
+	n->nr = 1;
+	n->kid[0] = state;
+	n->sum[0] = piece_sum(t, (struct seg_piece){ 0, t->pages, state });
+	t->sum = n->sum[0];
 }
 
 void seg_tree_destroy(struct seg_tree *t)
@@ -166,69 +256,74 @@ void seg_tree_destroy(struct seg_tree *t)
 }
 
 /*
- * Two splits take out the segments starting in [lo, hi); the one before
- * lo (or across it) and the one across hi keep what lies outside, and
- * only they and the segment after hi can be neighbours to merge with.
+ * The segments across lo and hi keep what lies outside [lo, hi), and the
+ * range merges with them, or with the neighbours it touches, where they
+ * are in @state: neighbours are never in one state.
  */
 void seg_tree_set(struct seg_tree *t, uint64_t lo64, uint64_t hi64, unsigned state)
 {
-	uint32_t total = t->n[t->root].sum.last, lo, hi, a, m, c, head, last, x, y;
-	uint32_t tail_end, tail_state, tail = 0;
+	struct seg_replace r;
+	struct seg_piece a, b, next;
+	uint32_t lo, hi;
 
-	if (hi64 > total)
-		hi64 = total;
+	if (hi64 > t->pages)
+		hi64 = t->pages;
 	if (lo64 >= hi64)
 		return;
 	lo = (uint32_t)lo64;
 	hi = (uint32_t)hi64;
-	split(t, t->root, lo, &a, &m);
-	split(t, m, hi, &m, &c);
-	head = a ? pop_end(t, a, 1, &a) : 0;	/* none only when lo is 0 */
-	last = m ? pop_end(t, m, 1, &m) : head;
-	free_tree(t, m);
-	tail_end = t->n[last].end;
-	tail_state = t->n[last].state;
-	if (head && t->n[head].state == state) {
-		x = reset(t, head, t->n[head].start, hi, state);
-		head = 0;
-	} else {
-		if (head)
-			reset(t, head, t->n[head].start, lo, t->n[head].state);
-		x = new_node(t, lo, hi, state);
+	a = lookup(t, lo);
+	if (a.state == state && hi <= a.e)
+		return;
+	b = hi <= a.e ? a : lookup(t, hi - 1);
+	r.e0 = a.s;
+	r.e1 = b.e;
+	r.k = 0;
+	if (a.s < lo && a.state != state) {
+		r.p[r.k++] = (struct seg_piece){ a.s, lo, a.state };
+	} else if (a.s < lo) {
+		lo = a.s;
+	} else if (lo > 0) {
+		struct seg_piece prev = lookup(t, lo - 1);
+
+		if (prev.state == state)
+			lo = r.e0 = prev.s;
 	}
-	if (last != head && last != x)
-		free_tree(t, last);
-	if (tail_end > hi && tail_state == state) {
-		reset(t, x, t->n[x].start, tail_end, state);
-	} else if (tail_end > hi) {
-		tail = new_node(t, hi, tail_end, tail_state);
-	} else if (c) {
-		for (y = c; t->n[y].kid[0]; y = t->n[y].kid[0])
-			;
-		if (t->n[y].state == state) {
-			y = pop_end(t, c, 0, &c);
-			reset(t, x, t->n[x].start, t->n[y].end, state);
-			free_tree(t, reset(t, y, 0, 0, 0));
-		}
+	if (hi < b.e && b.state == state) {
+		hi = b.e;
+	} else if (hi == b.e && hi < t->pages) {
+		next = lookup(t, hi);
+		if (next.state == state)
+			hi = r.e1 = next.e;
 	}
-	t->root = merge(t, merge(t, a, merge(t, merge(t, head, x), tail)), c);
+	r.p[r.k++] = (struct seg_piece){ lo, hi, state };
+	if (hi < b.e)
+		r.p[r.k++] = (struct seg_piece){ hi, b.e, b.state };
+	replace_root(t, &r);
 }
 
 /* Collect into t->found the segments in state @from overlapping [lo, hi). */
-static void find_from(struct seg_tree *t, uint32_t x, uint64_t lo, uint64_t hi, unsigned from)
+static void find_from(struct seg_tree *t, uint32_t x, uint32_t lo, uint32_t hi, unsigned from)
 {
-	while (x && t->n[x].sum.mask >> from & 1 &&
-	       t->n[x].sum.first < hi && t->n[x].sum.last > lo) {
-		const struct seg_node *n = &t->n[x];
+	uint32_t i;
 
-		find_from(t, n->kid[0], lo, hi, from);
-		n = &t->n[x];
-		if (n->state == from && n->start < hi && n->end > lo) {
-			t->found = xgrow(t->found, &t->cap_found, t->nr_found + 1,
-					 sizeof(*t->found), WHAT);
-			t->found[t->nr_found++] = (struct seg_span){ n->start, n->end };
+	for (i = 0; i < t->n[x].nr; i++) {
+		const struct seg_node *n = &t->n[x];
+		const struct seg_sum *s = &n->sum[i];
+
+		if (s->last <= lo)
+			continue;
+		if (s->first >= hi)
+			break;
+		if (!(s->mask >> from & 1))
+			continue;
+		if (!n->leaf) {
+			find_from(t, n->kid[i], lo, hi, from);
+			continue;
 		}
-		x = t->n[x].kid[1];
+		t->found = xgrow(t->found, &t->cap_found, t->nr_found + 1,
+				 sizeof(*t->found), WHAT);
+		t->found[t->nr_found++] = (struct seg_span){ s->first, s->last };
 	}
 }
 
@@ -237,10 +332,12 @@ void seg_tree_set_from(struct seg_tree *t, uint64_t lo, uint64_t hi,
 {
 	uint32_t i;
 
-	if (from == to)
+	if (hi > t->pages)
+		hi = t->pages;
+	if (from == to || lo >= hi)
 		return;
 	t->nr_found = 0;
-	find_from(t, t->root, lo, hi, from);
+	find_from(t, t->root, (uint32_t)lo, (uint32_t)hi, from);
 	/*
 	 * Segments of one state are never neighbours, so setting one (and
 	 * merging it with neighbours in @to) leaves the next one as found.
@@ -251,36 +348,37 @@ void seg_tree_set_from(struct seg_tree *t, uint64_t lo, uint64_t hi,
 			     t->found[i].e < hi ? t->found[i].e : hi, to);
 }
 
-static unsigned states_in(const struct seg_tree *t, uint32_t x, uint64_t lo, uint64_t hi)
+static unsigned states_in(const struct seg_tree *t, uint32_t x, uint32_t lo, uint32_t hi)
 {
+	const struct seg_node *n = &t->n[x];
 	unsigned mask = 0;
+	uint32_t i;
 
-	while (x && t->n[x].sum.first < hi && t->n[x].sum.last > lo) {
-		const struct seg_node *n = &t->n[x];
+	for (i = 0; i < n->nr; i++) {
+		const struct seg_sum *s = &n->sum[i];
 
-		if (lo <= n->sum.first && n->sum.last <= hi)
-			return mask | n->sum.mask;
-		if (n->start < hi && n->end > lo)
-			mask |= 1u << n->state;
-		/* a range reaches into one side only, except at the split node */
-		if (hi <= n->start) {
-			x = n->kid[0];
-		} else if (lo >= n->end) {
-			x = n->kid[1];
-		} else {
-			mask |= states_in(t, n->kid[0], lo, hi);
-			x = n->kid[1];
-		}
+		if (s->last <= lo)
+			continue;
+		if (s->first >= hi)
+			break;
+		if (n->leaf || (lo <= s->first && s->last <= hi))
+			mask |= s->mask;
+		else
+			mask |= states_in(t, n->kid[i], lo, hi);
 	}
 	return mask;
 }
 
 unsigned seg_tree_states(const struct seg_tree *t, uint64_t lo, uint64_t hi)
 {
-	return states_in(t, t->root, lo, hi);
+	if (hi > t->pages)
+		hi = t->pages;
+	if (lo >= hi)
+		return 0;
+	return states_in(t, t->root, (uint32_t)lo, (uint32_t)hi);
 }
 
 const struct seg_sum *seg_tree_sum(const struct seg_tree *t)
 {
-	return &t->n[t->root].sum;
+	return &t->sum;
 }

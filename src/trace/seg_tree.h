@@ -4,14 +4,16 @@
  * state, neighbours never in the same one: the trace validator's map of
  * which pages are mapped at their own address.
  *
- * A treap ordered by address whose nodes also sum up their subtree (the
- * states in it, its longest segment in one state, its longest run of
- * segments in a set of states), so that changing a range, asking which
- * states a range holds and finding the longest segment and run all take
- * O(log n) for n segments: a hostile trace of many small mappings costs
- * n log n, not n^2.  Nodes live in one array, named by index (0: none).
+ * A B+ tree of segments in order of address whose entries also sum up
+ * what lies below them (the states, the longest segment in one state, the
+ * longest run of segments in a set of states), so that changing a range,
+ * asking which states a range holds and finding the longest segment and
+ * run each take O(log n) for n segments: a hostile trace of many small
+ * mappings costs n log n, not n^2.  Wide nodes keep the walk from root to
+ * segment at a few cache lines' distance where a binary tree's would miss
+ * the cache at every level.  Nodes live in one array, named by index.
  * Pages are 32 bits: a trace's memory is at most 2^40 bytes of 4096-byte
- * pages, 2^28 pages; so a node is 64 bytes, one cache line.
+ * pages, 2^28 pages.
  */
 #ifndef ANONSIM_SEG_TREE_H
 #define ANONSIM_SEG_TREE_H
@@ -23,7 +25,7 @@ struct seg_span {
 	uint32_t s, e;
 };
 
-/* What a subtree holds: its pages [first, last) and their summary. */
+/* What an entry holds: its pages [first, last) and their summary. */
 struct seg_sum {
 	uint32_t first, last;
 	uint32_t pre_end;		/* the run starting at first ends here */
@@ -33,19 +35,25 @@ struct seg_sum {
 	uint32_t mask;			/* the states present, one bit each */
 };
 
+/* Entries per node: a node is about ten cache lines. */
+#define SEG_FAN 16
+
+/*
+ * A leaf's entries are segments (kid: the state), an inner node's its
+ * children (kid: the child's index), in order of address.
+ */
 struct seg_node {
-	uint32_t start, end;		/* the segment, [start, end) */
-	uint32_t kid[2];		/* left, right; kid[0] also links the free list */
-	uint32_t prio;			/* heap order: a parent's is not smaller */
-	uint32_t state;
-	struct seg_sum sum;
+	uint32_t nr, leaf;
+	uint32_t kid[SEG_FAN];		/* kid[0] also links the free list */
+	struct seg_sum sum[SEG_FAN];
 };
 
 struct seg_tree {
-	struct seg_node *n;		/* n[0] unused */
+	struct seg_node *n;		/* n[0] unused; NULL before seg_tree_init */
 	uint32_t root, free, used, cap;
-	uint32_t seed;			/* priorities: the same tree on every run */
+	uint32_t pages;
 	unsigned keep_state, run_states;
+	struct seg_sum sum;		/* the whole map's */
 	struct seg_span *found;		/* seg_tree_set_from's segments, reused */
 	uint32_t nr_found, cap_found;
 };
