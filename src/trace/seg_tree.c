@@ -6,8 +6,10 @@
  * make way for at most three that cover it, found by looking up the
  * segments at the range's ends and the neighbours it may merge with.  A
  * node that overflows splits; one left empty goes; nodes are not merged
- * when they thin out, so the height is bounded by the most segments the
- * map ever held, not by those it holds.
+ * when they thin out.  A split takes 17 entries, each made by a split one
+ * level down (or a change, at the leaves), so a map that has seen c
+ * changes made at most c / 8^k nodes at level k: the height grows with
+ * the log of the changes, not of the segments held now.
  */
 #include <config.h>
 
