@@ -6,10 +6,11 @@
  * make way for at most three that cover it, found by looking up the
  * segments at the range's ends and the neighbours it may merge with.  A
  * node that overflows splits; one left empty goes; nodes are not merged
- * when they thin out.  A split takes 17 entries, each made by a split one
- * level down (or a change, at the leaves), so a map that has seen c
- * changes made at most c / 8^k nodes at level k: the height grows with
- * the log of the changes, not of the segments held now.
+ * when they thin out.  A node splits into halves of 8 or more, and splits
+ * again only after 8 more entries: a change adds at most 2 to a leaf, and
+ * a split one to its parent.  So a map that has seen c changes made at
+ * most c / 4 leaves, and each level an eighth of the nodes below it: the
+ * height grows with the log of the changes, not of the segments held now.
  */
 #include <config.h>
 
