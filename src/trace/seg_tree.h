@@ -6,10 +6,11 @@
  *
  * A B+ tree of segments in order of address whose entries also sum up
  * what lies below them (the states, the longest segment in one state, the
- * longest run of segments in a set of states), so that changing a range,
- * asking which states a range holds and finding the longest segment and
- * run each take O(log n) for n segments: a hostile trace of many small
- * mappings costs n log n, not n^2.  Wide nodes keep the walk from root to
+ * longest run of segments in a set of states), so that changing a range
+ * and asking which states a range holds take O(log n) in a map changed n
+ * times (seg_tree.c), and the whole map's longest segment and run are
+ * there after each change: a hostile trace of n small mappings costs
+ * n log n, not n^2.  Wide nodes keep the walk from root to
  * segment at a few cache lines' distance where a binary tree's would miss
  * the cache at every level.  Nodes live in one array, named by index.
  * Pages are 32 bits: a trace's memory is at most 2^40 bytes of 4096-byte
