@@ -754,13 +754,16 @@ enum scan_list { SCAN_INACTIVE_ANON, SCAN_ACTIVE_ANON, SCAN_INACTIVE_FILE,
  * Once enough is reclaimed, a memory cgroup's reclaim stops the kind with
  * less left to scan and scans the other to the share of its target the
  * first has reached, so both are scanned in the proportion
- * get_scan_count() set.
+ * get_scan_count() set.  That check comes after every round, so the round
+ * after it finds one kind stopped and ends the loop: since Linux 6.0
+ * ("mm: vmscan: fix extreme overreclaim and swap floods") the adjustment
+ * no longer lets the other kind run to its share, which at priority 0,
+ * with the file lists nearly empty, was the whole anonymous list.
  */
 static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_reclaim,
 			  uint64_t *reclaimed)
 {
 	uint64_t targets[SCAN_NR];
-	bool adjusted = false;
 	int i;
 
 	memcpy(targets, nr, sizeof(targets));
@@ -781,7 +784,7 @@ static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_r
 			else
 				*reclaimed += shrink_inactive(h, i == SCAN_INACTIVE_FILE, n);
 		}
-		if (*reclaimed < nr_to_reclaim || adjusted)
+		if (*reclaimed < nr_to_reclaim)
 			continue;
 		nr_file = nr[SCAN_INACTIVE_FILE] + nr[SCAN_ACTIVE_FILE];
 		nr_anon = nr[SCAN_INACTIVE_ANON] + nr[SCAN_ACTIVE_ANON];
@@ -801,7 +804,6 @@ static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_r
 			nr[i] = targets[i] * (100 - pct) / 100;
 			nr[i] -= nr[i] < done ? nr[i] : done;
 		}
-		adjusted = true;
 	}
 	/* whatever was scanned, the anonymous lists kept in balance */
 	if (h->swap_used < h->swap_pages && inactive_anon_is_low(h))

@@ -503,6 +503,23 @@ START_TEST(policy_modern_swap_writes_end_later)
 }
 END_TEST
 
+/*
+ * tests/model/replay/overreclaim.trace: once enough is reclaimed and one
+ * kind stopped, the next round ends the loop (Linux 6.0)
+ */
+START_TEST(policy_modern_stops_soon_after_enough)
+{
+	static const char *const reclaims[] = {
+		"0.000030,full,1,1,45,66,0,0,45,165,401,120,135,0",
+	};
+	struct replay_result r;
+
+	r = run_logged("overreclaim.trace", 700, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
+	ASSERT_MEM(r, 401, 255, 0);
+	ASSERT_SWAP(r, 0, 0, 0);
+}
+END_TEST
+
 START_TEST(no_memory_limit_never_swaps)
 {
 	struct replay_result r = run("policy.trace", "read-copy", ANON_FIXED);
@@ -1149,6 +1166,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, policy_modern_readahead_reclaim_swaps_own_anon);
 	tcase_add_test(tc, policy_modern_readahead_keeps_its_own_folios);
 	tcase_add_test(tc, policy_modern_swap_writes_end_later);
+	tcase_add_test(tc, policy_modern_stops_soon_after_enough);
 	tcase_add_test(tc, policy_modern_activates_anon);
 	tcase_add_test(tc, no_memory_limit_never_swaps);
 	tcase_add_test(tc, posted_dup_frees_mapped_page);
