@@ -906,14 +906,14 @@ END_TEST
  */
 START_TEST(request_is_one_read)
 {
-	static const char *const strategies[] = { "read-copy", "odirect", "punch", "devanon" };
+	static const char *const names[] = { "read-copy", "odirect", "punch", "devanon" };
 	struct replay_result r;
 	unsigned i;
 
 	for (i = 0; i < 4; i++) {
 		bool copies = i < 2, cached = i != 1;
 
-		r = run("request.trace", strategies[i], ANON_FIXED);
+		r = run("request.trace", names[i], ANON_FIXED);
 		ASSERT_MEM(r, copies ? 32 : 0, cached ? 32 : 0, i == 3 ? 2 : 0);
 		ck_assert_uint_eq(r.reads.demand, 32);
 		ck_assert_uint_eq(r.reads.readahead, 0);
