@@ -33,7 +33,10 @@ kernel's, and that swapped in the kernel (density 2 .. N - 1, at least
 1000 pages of swap).  Beside each median, the least and the most of the
 kernel's runs; per half, how many configurations the kernel itself meets
 in every run (density equal, swap and cache within 25 % of its median):
-where the kernel's runs spread wider, no model meets the bound.
+where the kernel's runs spread wider, no model meets the bound; and how
+many of its runs have swap and cache within 25 % of the mean of the
+configuration's other runs: how well one run of the kernel foretells
+another, the share a model as good as the kernel itself would reach.
 
   -o, --output DIR    results (default: bench/results/calibrate)
   -c, --corpus FILE   the corpus (default: bench/calibrate/corpus)
@@ -188,6 +191,7 @@ density() {
 
 # the report: the kernel's medians beside the model as built now
 mkdir -p "$out" || die "cannot make $out"
+: >"$tmp/loo"
 echo "name,half,trace,strategy,instances,cgroup,stagger,runs,density,model_density,swap_pages,model_swap_pages,cache_pages,model_cache_pages,first_swap_out_s,model_first_swap_out_s,kernel_swapped,density_min,density_max,swap_min,swap_max,cache_min,cache_max,model_overhead,model_overhead_anon" >"$tmp/summary.csv"
 configs | while read -r name h trace strategy n size stagger; do
 	ls "$out/$name"/run-*.json >/dev/null 2>&1 || continue
@@ -235,12 +239,29 @@ EOF_OVERHEAD
 	# the kernel's spread over its runs: how far it agrees with itself
 	range() { cut -d' ' -f"$1" "$tmp/real.d" | sort -n | sed -n '1p;$p' | paste -sd, -; }
 	rd=$(med 1) rs=$(med 2) rc=$(med 3) rf=$(med 4)
+	# each run of the kernel as a prediction of the mean of its others:
+	# how well one run foretells the next (runs, swap within 25 %, cache)
+	awk -v h="$h" 'function within(a, b) { return (a == 0 && b == 0) || (a > 0 && (b - a) / a <= 0.25 && (a - b) / a <= 0.25) }
+		{ s[NR] = $2; c[NR] = $3 }
+		END {
+			if (NR < 2)
+				exit
+			for (i = 1; i <= NR; i++) {
+				ms = mc = 0
+				for (j = 1; j <= NR; j++)
+					if (j != i) { ms += s[j]; mc += c[j] }
+				os += within(ms / (NR - 1), s[i])
+				oc += within(mc / (NR - 1), c[i])
+			}
+			print h, NR, os, oc
+		}' "$tmp/real.d" >>"$tmp/loo"
 	swapped=$(awk -v d="$rd" -v n="$n" -v s="$rs" 'BEGIN { print (d >= 2 && d <= n - 1 && s >= 1000) ? "yes" : "no" }')
 	echo "$name,$h,$trace,$strategy,$n,$size,$stagger,$nr,$rd,$mdens,$rs,$mswap,$rc,$mcache,$rf,$mfirst,$swapped,$(range 1),$(range 2),$(range 3),$overhead_fixed,$overhead_anon"
 done >>"$tmp/summary.csv" || exit $?
 
 awk -F, '
-	NR == 1 { next }
+	FILENAME == ARGV[1] { split($0, l, " "); runs[l[1]] += l[2]; los[l[1]] += l[3]; loc[l[1]] += l[4]; next }
+	FNR == 1 { next }
 	function within(a, b) { return (a == 0 && b == 0) || (a > 0 && (b - a) / a <= 0.25 && (a - b) / a <= 0.25) }
 	{
 		h = $2; n[h]++
@@ -256,11 +277,12 @@ awk -F, '
 	}
 	END {
 		for (h in n)
-			printf "%s: %d configurations: density equal %d (%.0f %%), off by more than one %d; swap within 25 %% %d (%.0f %%), cache within 25 %% %d (%.0f %%); swapped in the kernel %d (%.0f %%); the kernel against itself, every run: density equal %d, swap within 25 %% %d, cache within 25 %% %d\n",
+			printf "%s: %d configurations: density equal %d (%.0f %%), off by more than one %d; swap within 25 %% %d (%.0f %%), cache within 25 %% %d (%.0f %%); swapped in the kernel %d (%.0f %%); the kernel against itself, every run: density equal %d, swap within 25 %% %d, cache within 25 %% %d; a run against the mean of its others: %d runs, swap within 25 %% %d (%.0f %%), cache %d (%.0f %%)\n",
 				h, n[h], eq[h], 100 * eq[h] / n[h], far[h], sw[h], 100 * sw[h] / n[h],
 				ca[h], 100 * ca[h] / n[h], swp[h], 100 * swp[h] / n[h],
-				ksd[h], kss[h], ksc[h]
-	}' "$tmp/summary.csv" | sort >"$tmp/halves"
+				ksd[h], kss[h], ksc[h], runs[h], los[h], runs[h] ? 100 * los[h] / runs[h] : 0,
+				loc[h], runs[h] ? 100 * loc[h] / runs[h] : 0
+	}' "$tmp/loo" "$tmp/summary.csv" | sort >"$tmp/halves"
 {
 	echo "| configuration | half | density real (runs) | model | swap real (runs) | model | cache real (runs) | model | first swap-out real | model |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
