@@ -751,6 +751,10 @@ enum scan_list { SCAN_INACTIVE_ANON, SCAN_ACTIVE_ANON, SCAN_INACTIVE_FILE,
  * shrink_lruvec(): scan the lists in turn, 32 pages at a time, while the
  * inactive lists or the active file list have some of their target left
  * (what is left of the active anonymous list's alone ends the loop).
+ * Enough is what this call, one priority's, has reclaimed (its own
+ * nr_reclaimed, added to sc->nr_reclaimed at the end): what the
+ * priorities before it freed does not count, so a priority scans its
+ * anonymous target whole unless it frees the whole request itself.
  * Once enough is reclaimed, a memory cgroup's reclaim stops the kind with
  * less left to scan and scans the other to the share of its target the
  * first has reached, so both are scanned in the proportion
@@ -763,7 +767,7 @@ enum scan_list { SCAN_INACTIVE_ANON, SCAN_ACTIVE_ANON, SCAN_INACTIVE_FILE,
 static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_reclaim,
 			  uint64_t *reclaimed)
 {
-	uint64_t targets[SCAN_NR];
+	uint64_t targets[SCAN_NR], got = 0;	/* this priority's, as the kernel counts */
 	int i;
 
 	memcpy(targets, nr, sizeof(targets));
@@ -782,9 +786,9 @@ static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_r
 			else if (i == SCAN_ACTIVE_ANON)
 				deactivate_anon(h, n);
 			else
-				*reclaimed += shrink_inactive(h, i == SCAN_INACTIVE_FILE, n);
+				got += shrink_inactive(h, i == SCAN_INACTIVE_FILE, n);
 		}
-		if (*reclaimed < nr_to_reclaim)
+		if (got < nr_to_reclaim)
 			continue;
 		nr_file = nr[SCAN_INACTIVE_FILE] + nr[SCAN_ACTIVE_FILE];
 		nr_anon = nr[SCAN_INACTIVE_ANON] + nr[SCAN_ACTIVE_ANON];
@@ -805,6 +809,7 @@ static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_r
 			nr[i] -= nr[i] < done ? nr[i] : done;
 		}
 	}
+	*reclaimed += got;
 	/* whatever was scanned, the anonymous lists kept in balance */
 	if (h->swap_used < h->swap_pages && inactive_anon_is_low(h))
 		deactivate_anon(h, SWAP_CLUSTER_MAX);

@@ -520,6 +520,23 @@ START_TEST(policy_modern_stops_soon_after_enough)
 }
 END_TEST
 
+/*
+ * tests/model/replay/priority-count.trace: enough is what one priority
+ * has reclaimed, not the reclaim so far
+ */
+START_TEST(policy_modern_counts_enough_per_priority)
+{
+	static const char *const reclaims[] = {
+		"0.000030,full,1,1,39,61,0,0,39,151,351,112,99,0",
+	};
+	struct replay_result r;
+
+	r = run_logged("priority-count.trace", 600, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
+	ASSERT_MEM(r, 351, 211, 0);
+	ASSERT_SWAP(r, 0, 0, 0);
+}
+END_TEST
+
 START_TEST(no_memory_limit_never_swaps)
 {
 	struct replay_result r = run("policy.trace", "read-copy", ANON_FIXED);
@@ -1167,6 +1184,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, policy_modern_readahead_keeps_its_own_folios);
 	tcase_add_test(tc, policy_modern_swap_writes_end_later);
 	tcase_add_test(tc, policy_modern_stops_soon_after_enough);
+	tcase_add_test(tc, policy_modern_counts_enough_per_priority);
 	tcase_add_test(tc, policy_modern_activates_anon);
 	tcase_add_test(tc, no_memory_limit_never_swaps);
 	tcase_add_test(tc, posted_dup_frees_mapped_page);
