@@ -57,12 +57,12 @@ drawn two.png "density, host memory against instances; series: $(for f in densit
 # density mark is above the 160 MiB host, labelled with its page cache
 # (real: debian-private 231 MiB at N = 5, debian-cow 49 at 4,
 # busybox-private 77 at 5, busybox-cow 16 at 5; the model's the same but
-# debian-private 187 at 4 and busybox-private 60 at 4), and a note says
+# debian-private 187 at 4), and a note says
 # what the labels mean
 drawn real.svg "density, host memory against instances; series: debian-private-real debian-private-model debian-cow-real debian-cow-model busybox-private-real busybox-private-model busybox-cow-real busybox-cow-model" \
 	"$src/bench/results/density-real/density-real.csv"
 [ "$(grep -o '>page cache [0-9]* MiB<' real.svg | sort -u | tr -d '<>' | tr '\n' ' ')" = \
-	"page cache 16 MiB page cache 187 MiB page cache 231 MiB page cache 49 MiB page cache 60 MiB page cache 77 MiB " ] ||
+	"page cache 16 MiB page cache 187 MiB page cache 231 MiB page cache 49 MiB page cache 77 MiB " ] ||
 	fail "real.svg: the labels of the density marks: $(grep -o '>page cache [0-9]* MiB<' real.svg)"
 grep -q '>Density marks above the host line ran without a swap-out:<' real.svg ||
 	fail "real.svg: no note on the marks above the host line"

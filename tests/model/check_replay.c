@@ -504,35 +504,25 @@ START_TEST(policy_modern_swap_writes_end_later)
 END_TEST
 
 /*
- * tests/model/replay/overreclaim.trace: once enough is reclaimed and one
- * kind stopped, the next round ends the loop (Linux 6.0)
+ * One reclaim's loop over the lists, worked out in each trace's comment:
+ * overreclaim.trace, once enough is reclaimed and one kind stopped, the
+ * next round ends the loop (Linux 6.0); priority-count.trace, enough is
+ * what one priority has reclaimed, not the reclaim so far.
  */
-START_TEST(policy_modern_stops_soon_after_enough)
+static const struct {
+	const char *trace, *reclaim;
+	uint64_t pages, tmpfs, cache;
+} lruvec_loops[] = {
+	{ "overreclaim.trace", "0.000030,full,1,1,45,66,0,0,45,165,401,120,135,0", 700, 401, 255 },
+	{ "priority-count.trace", "0.000030,full,1,1,39,61,0,0,39,151,351,112,99,0", 600, 351, 211 },
+};
+
+START_TEST(policy_modern_lruvec_loop)
 {
-	static const char *const reclaims[] = {
-		"0.000030,full,1,1,45,66,0,0,45,165,401,120,135,0",
-	};
 	struct replay_result r;
 
-	r = run_logged("overreclaim.trace", 700, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
-	ASSERT_MEM(r, 401, 255, 0);
-	ASSERT_SWAP(r, 0, 0, 0);
-}
-END_TEST
-
-/*
- * tests/model/replay/priority-count.trace: enough is what one priority
- * has reclaimed, not the reclaim so far
- */
-START_TEST(policy_modern_counts_enough_per_priority)
-{
-	static const char *const reclaims[] = {
-		"0.000030,full,1,1,39,61,0,0,39,151,351,112,99,0",
-	};
-	struct replay_result r;
-
-	r = run_logged("priority-count.trace", 600, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
-	ASSERT_MEM(r, 351, 211, 0);
+	r = run_logged(lruvec_loops[_i].trace, lruvec_loops[_i].pages, &lruvec_loops[_i].reclaim, 1);
+	ASSERT_MEM(r, lruvec_loops[_i].tmpfs, lruvec_loops[_i].cache, 0);
 	ASSERT_SWAP(r, 0, 0, 0);
 }
 END_TEST
@@ -1183,8 +1173,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, policy_modern_readahead_reclaim_swaps_own_anon);
 	tcase_add_test(tc, policy_modern_readahead_keeps_its_own_folios);
 	tcase_add_test(tc, policy_modern_swap_writes_end_later);
-	tcase_add_test(tc, policy_modern_stops_soon_after_enough);
-	tcase_add_test(tc, policy_modern_counts_enough_per_priority);
+	tcase_add_loop_test(tc, policy_modern_lruvec_loop, 0,
+			    (int)(sizeof(lruvec_loops) / sizeof(lruvec_loops[0])));
 	tcase_add_test(tc, policy_modern_activates_anon);
 	tcase_add_test(tc, no_memory_limit_never_swaps);
 	tcase_add_test(tc, posted_dup_frees_mapped_page);
