@@ -752,7 +752,7 @@ enum scan_list { SCAN_INACTIVE_ANON, SCAN_ACTIVE_ANON, SCAN_INACTIVE_FILE,
  * inactive lists or the active file list have some of their target left
  * (what is left of the active anonymous list's alone ends the loop).
  * Enough is what this call, one priority's, has reclaimed (its own
- * nr_reclaimed, added to sc->nr_reclaimed at the end): what the
+ * nr_reclaimed, returned and added up as sc->nr_reclaimed): what the
  * priorities before it freed does not count, so a priority scans its
  * anonymous target whole unless it frees the whole request itself.
  * Once enough is reclaimed, a memory cgroup's reclaim stops the kind with
@@ -764,8 +764,7 @@ enum scan_list { SCAN_INACTIVE_ANON, SCAN_ACTIVE_ANON, SCAN_INACTIVE_FILE,
  * no longer lets the other kind run to its share, which at priority 0,
  * with the file lists nearly empty, was the whole anonymous list.
  */
-static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_reclaim,
-			  uint64_t *reclaimed)
+static uint64_t shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_reclaim)
 {
 	uint64_t targets[SCAN_NR], got = 0;	/* this priority's, as the kernel counts */
 	int i;
@@ -809,10 +808,10 @@ static void shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_r
 			nr[i] -= nr[i] < done ? nr[i] : done;
 		}
 	}
-	*reclaimed += got;
 	/* whatever was scanned, the anonymous lists kept in balance */
 	if (h->swap_used < h->swap_pages && inactive_anon_is_low(h))
 		deactivate_anon(h, SWAP_CLUSTER_MAX);
+	return got;
 }
 
 void host_reclaim_log_header(FILE *f)
@@ -920,7 +919,7 @@ retry:
 			nr[SCAN_ACTIVE_ANON] = 0;
 			skipped = true;
 		}
-		shrink_lruvec(h, nr, nr_to_reclaim, &reclaimed);
+		reclaimed += shrink_lruvec(h, nr, nr_to_reclaim);
 	}
 	/*
 	 * do_try_to_free_pages(): nothing reclaimed, and the active list
