@@ -191,6 +191,8 @@ density() {
 
 # the report: the kernel's medians beside the model as built now
 mkdir -p "$out" || die "cannot make $out"
+# within 25 %: the bound every comparison below holds to (0 and 0 agree)
+within_awk='function within(a, b) { return (a == 0 && b == 0) || (a > 0 && (b - a) / a <= 0.25 && (a - b) / a <= 0.25) }'
 : >"$tmp/loo"
 echo "name,half,trace,strategy,instances,cgroup,stagger,runs,density,model_density,swap_pages,model_swap_pages,cache_pages,model_cache_pages,first_swap_out_s,model_first_swap_out_s,kernel_swapped,density_min,density_max,swap_min,swap_max,cache_min,cache_max,model_overhead,model_overhead_anon" >"$tmp/summary.csv"
 configs | while read -r name h trace strategy n size stagger; do
@@ -241,7 +243,7 @@ EOF_OVERHEAD
 	rd=$(med 1) rs=$(med 2) rc=$(med 3) rf=$(med 4)
 	# each run of the kernel as a prediction of the mean of its others:
 	# how well one run foretells the next (runs, swap within 25 %, cache)
-	awk -v h="$h" 'function within(a, b) { return (a == 0 && b == 0) || (a > 0 && (b - a) / a <= 0.25 && (a - b) / a <= 0.25) }
+	awk -v h="$h" "$within_awk"'
 		{ s[NR] = $2; c[NR] = $3 }
 		END {
 			if (NR < 2)
@@ -259,10 +261,9 @@ EOF_OVERHEAD
 	echo "$name,$h,$trace,$strategy,$n,$size,$stagger,$nr,$rd,$mdens,$rs,$mswap,$rc,$mcache,$rf,$mfirst,$swapped,$(range 1),$(range 2),$(range 3),$overhead_fixed,$overhead_anon"
 done >>"$tmp/summary.csv" || exit $?
 
-awk -F, '
+awk -F, "$within_awk"'
 	FILENAME == ARGV[1] { split($0, l, " "); runs[l[1]] += l[2]; los[l[1]] += l[3]; loc[l[1]] += l[4]; next }
 	FNR == 1 { next }
-	function within(a, b) { return (a == 0 && b == 0) || (a > 0 && (b - a) / a <= 0.25 && (a - b) / a <= 0.25) }
 	{
 		h = $2; n[h]++
 		if ($9 == $10) eq[h]++
