@@ -763,8 +763,12 @@ enum scan_list { SCAN_INACTIVE_ANON, SCAN_ACTIVE_ANON, SCAN_INACTIVE_FILE,
  * ("mm: vmscan: fix extreme overreclaim and swap floods") the adjustment
  * no longer lets the other kind run to its share, which at priority 0,
  * with the file lists nearly empty, was the whole anonymous list.
+ * An active list that may not be deactivated (sc->may_deactivate) keeps
+ * its target: shrink_list() passes over it, but what is left of it keeps
+ * the loop going and counts in the adjustment, as get_scan_count() set.
  */
-static uint64_t shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_reclaim)
+static uint64_t shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_to_reclaim,
+			      bool deact_file, bool deact_anon)
 {
 	uint64_t targets[SCAN_NR], got = 0;	/* this priority's, as the kernel counts */
 	int i;
@@ -780,11 +784,13 @@ static uint64_t shrink_lruvec(struct host *h, uint64_t nr[SCAN_NR], uint64_t nr_
 			nr[i] -= n;
 			if (!n)
 				continue;
-			if (i == SCAN_ACTIVE_FILE)
-				deactivate_file(h, n);
-			else if (i == SCAN_ACTIVE_ANON)
-				deactivate_anon(h, n);
-			else
+			if (i == SCAN_ACTIVE_FILE) {
+				if (deact_file)
+					deactivate_file(h, n);
+			} else if (i == SCAN_ACTIVE_ANON) {
+				if (deact_anon)
+					deactivate_anon(h, n);
+			} else
 				got += shrink_inactive(h, i == SCAN_INACTIVE_FILE, n);
 		}
 		if (got < nr_to_reclaim)
@@ -911,15 +917,9 @@ retry:
 				scan = 0;
 			nr[i] = scan;
 		}
-		if (!deact && nr[SCAN_ACTIVE_FILE]) {
-			nr[SCAN_ACTIVE_FILE] = 0;	/* shrink_list(): active file left alone */
-			skipped = true;
-		}
-		if (!deact_anon && nr[SCAN_ACTIVE_ANON]) {
-			nr[SCAN_ACTIVE_ANON] = 0;
-			skipped = true;
-		}
-		reclaimed += shrink_lruvec(h, nr, nr_to_reclaim);
+		if ((!deact && nr[SCAN_ACTIVE_FILE]) || (!deact_anon && nr[SCAN_ACTIVE_ANON]))
+			skipped = true;		/* shrink_list(): sc->skipped_deactivate */
+		reclaimed += shrink_lruvec(h, nr, nr_to_reclaim, deact, deact_anon);
 	}
 	/*
 	 * do_try_to_free_pages(): nothing reclaimed, and the active list

@@ -504,24 +504,32 @@ START_TEST(policy_modern_swap_writes_end_later)
 END_TEST
 
 /*
- * One reclaim's loop over the lists, worked out in each trace's comment:
+ * A reclaim's loop over the lists, worked out in each trace's comment:
  * overreclaim.trace, once enough is reclaimed and one kind stopped, the
  * next round ends the loop (Linux 6.0); priority-count.trace, enough is
- * what one priority has reclaimed, not the reclaim so far.
+ * what one priority has reclaimed, not the reclaim so far;
+ * active-target.trace, the active file list's target counts while the
+ * list may not be deactivated.
  */
 static const struct {
-	const char *trace, *reclaim;
+	const char *trace, *reclaim[2];
 	uint64_t pages, tmpfs, cache;
 } lruvec_loops[] = {
-	{ "overreclaim.trace", "0.000030,full,1,1,45,66,0,0,45,165,401,120,135,0", 700, 401, 255 },
-	{ "priority-count.trace", "0.000030,full,1,1,39,61,0,0,39,151,351,112,99,0", 600, 351, 211 },
+	{ "overreclaim.trace", { "0.000030,full,1,1,45,66,0,0,45,165,401,120,135,0" },
+	  700, 401, 255 },
+	{ "priority-count.trace", { "0.000030,full,1,1,39,61,0,0,39,151,351,112,99,0" },
+	  600, 351, 211 },
+	{ "active-target.trace", { "0.000020,full,1,1,43,382,0,0,43,0,69938,20,0,0",
+				   "0.000060,full,1,7,58,138,0,0,58,0,58781,4962,6200,0" },
+	  70000, 58781, 11162 },
 };
 
 START_TEST(policy_modern_lruvec_loop)
 {
 	struct replay_result r;
 
-	r = run_logged(lruvec_loops[_i].trace, lruvec_loops[_i].pages, &lruvec_loops[_i].reclaim, 1);
+	r = run_logged(lruvec_loops[_i].trace, lruvec_loops[_i].pages, lruvec_loops[_i].reclaim,
+		       lruvec_loops[_i].reclaim[1] ? 2 : 1);
 	ASSERT_MEM(r, lruvec_loops[_i].tmpfs, lruvec_loops[_i].cache, 0);
 	ASSERT_SWAP(r, 0, 0, 0);
 }
