@@ -39,8 +39,9 @@ the run, also on INT, TERM and HUP; tracefs is unmounted if this mounted it.
       --latency     also trace the block layer's writes (block_bio_queue,
                     block_rq_complete) and write OUT/latency.txt: how long
                     a write takes from its submission to its completion,
-                    and reclaim's time per page scanned in the reclaims
-                    that write (the two figures behind the model's swap
+                    reclaim's time per page scanned in the reclaims that
+                    write, and the swap device's pace in bursts of 700
+                    pages or more (the figures behind the model's swap
                     cache, src/model/host.c)
       --lists       also write OUT/lists.csv: the lists (inactive and
                     active anon and file, shmem) and the counters of file
@@ -366,6 +367,25 @@ if [ -n "$latency" ]; then
 /mm_vmscan_memcg_reclaim_end:/ { p = pid_of($0)
 	if ((p in t0) && w[p] >= 50) print "scan", (when($0) - t0[p]) * 1e6 / sc[p]
 	delete t0[p] }' "$out/trace.txt" >"$out/latency.raw"
+	# the swap device's pace: the swap-out writes (from the first
+	# write_folio on) in bursts queued less than 2 ms apart; a burst of
+	# 700 pages or more outruns the device, whose pace is then the time
+	# from the burst's first completion to its last, a page written
+	awk "$trace_fields"'
+function burst_end() { if (bp >= 700) print "pace", (blast - bfirst) * 1e6 / bp; bp = 0 }
+/mm_vmscan_write_folio:/ { swapping = 1; next }
+/block_bio_queue: [0-9,]+ [A-Z]*W/ && swapping { split($0, x, "block_bio_queue: "); split(x[2], f, " ")
+	t = when($0); if (bp && t - bq > 0.002) burst_end()
+	if (!bp) { bn++; bfirst = blast = -1 }
+	bq = t; bp += f[5] / 8; of[f[1] " " f[3]] = bn; next }
+/block_rq_complete: [0-9,]+ [A-Z]*W/ { split($0, x, "block_rq_complete: "); split(x[2], f, " ")
+	t = when($0)
+	for (s = f[4]; s < f[4] + f[6]; s += 8) { k = f[1] " " s
+		if (!(k in of)) continue
+		if (of[k] == bn) { if (bfirst < 0) bfirst = t; blast = t }
+		delete of[k] }
+	next }
+END { burst_end() }' "$out/trace.txt" >>"$out/latency.raw"
 	lat() {	# KIND WHAT
 		awk -v k="$1" '$1 == k { print $2 }' "$out/latency.raw" | sort -n | awk -v what="$2" '
 		{ v[NR] = $1 }
@@ -374,7 +394,8 @@ if [ -n "$latency" ]; then
 				v[int(NR / 2) + 1], v[int(NR * 0.1) + 1], v[int(NR * 0.9) + 1], NR }'
 	}
 	{ lat write "swap writes, submitted to completed"
-	  lat scan "reclaims that write 50 pages or more, time a page scanned"; } >"$out/latency.txt"
+	  lat scan "reclaims that write 50 pages or more, time a page scanned"
+	  lat pace "the swap device's pace in bursts of 700 pages or more written, a page"; } >"$out/latency.txt"
 	rm -f "$out/latency.raw"
 	cat "$out/latency.txt"
 fi

@@ -176,18 +176,18 @@ struct host {
 	 * Swap-backed pages written out to swap and still in memory, in the
 	 * swap cache: [0, wb_done) written (the writeback ended, the page
 	 * rotated to the tail of its list: freed when reclaim next looks),
-	 * [wb_done, wb_nr) under writeback, each with when it was written:
-	 * trace time and @reclaim_work, the pages reclaim had scanned by then
-	 * (host.c, "the swap cache").  Each stays charged to the category it
-	 * left.
+	 * [wb_done, wb_nr) under writeback, each with when its write ends on
+	 * the model's clock (host.c, "the swap cache").  Each stays charged
+	 * to the category it left.
 	 */
 	struct swapcache_page {
 		uint32_t owner, page;
 		uint8_t cat;		/* enum mem_cat: CAT_TMPFS or CAT_OVERHEAD */
-		uint64_t at_us, at_work;	/* when it was written: trace time, reclaim work */
+		uint64_t done_ns;	/* its write ends: wb_clock_ns() */
 	} *wb;
 	size_t wb_nr, wb_done, wb_cap;
 	uint64_t reclaim_work;		/* pages reclaim has scanned so far, of every list */
+	uint64_t wb_free_ns;		/* the swap device's last write ends */
 	/*
 	 * The memory cgroup's statistics as reclaim's heuristics read them
 	 * (inactive_is_low(), cache_trim_mode): list sizes as of their last

@@ -482,23 +482,39 @@ START_TEST(policy_modern_readahead_keeps_its_own_folios)
 }
 END_TEST
 
-/* tests/model/replay/writeback.trace: a swap write ends 1 ms after it began */
+/*
+ * tests/model/replay/writeback.trace: a swap write ends 1 ms after it
+ * began; writeback-queue.trace: and no sooner than 3.46 us after the one
+ * before it.  The two differ in their last reclaim alone.
+ */
+static const char *const writeback_reclaims[] = {
+	"0.000020,full,1,0,4,5,0,0,4,0,5,0,0,0",
+	"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0,0",
+	"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0,0",
+	"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0,0",
+	"0.002030,full,1,0,1,8,3,0,1,0,8,0,0,0",
+	"0.002031,full,1,0,2,9,6,2,0,0,7,0,0,0",
+};
+#define NR_WRITEBACK_RECLAIMS (sizeof(writeback_reclaims) / sizeof(writeback_reclaims[0]))
+
+static const struct {
+	const char *trace, *last;
+	uint64_t tmpfs, swap;
+} writebacks[] = {
+	{ "writeback.trace", "0.003031,full,1,0,7,9,0,7,0,0,2,0,0,0", 2, 9 },
+	{ "writeback-queue.trace", "0.003015,full,1,0,5,9,2,5,0,0,4,0,0,0", 4, 11 },
+};
+
 START_TEST(policy_modern_swap_writes_end_later)
 {
-	static const char *const reclaims[] = {
-		"0.000020,full,1,0,4,5,0,0,4,0,5,0,0,0",
-		"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0,0",
-		"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0,0",
-		"0.000030,nofs,1,0,1,7,0,0,1,0,7,0,0,0",
-		"0.002030,full,1,0,1,8,3,0,1,0,8,0,0,0",
-		"0.002031,full,1,0,2,9,6,2,0,0,7,0,0,0",
-		"0.003031,full,1,0,7,9,0,7,0,0,2,0,0,0",
-	};
+	const char *want[NR_WRITEBACK_RECLAIMS + 1];
 	struct replay_result r;
 
-	r = run_logged("writeback.trace", 8, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
-	ASSERT_MEM(r, 2, 0, 0);
-	ASSERT_SWAP(r, 9, 9, 0);
+	memcpy(want, writeback_reclaims, sizeof(writeback_reclaims));
+	want[NR_WRITEBACK_RECLAIMS] = writebacks[_i].last;
+	r = run_logged(writebacks[_i].trace, 8, want, NR_WRITEBACK_RECLAIMS + 1);
+	ASSERT_MEM(r, writebacks[_i].tmpfs, 0, 0);
+	ASSERT_SWAP(r, writebacks[_i].swap, writebacks[_i].swap, 0);
 	ck_assert_int_eq(r.first_swap_out_us, 2030);
 }
 END_TEST
@@ -1180,7 +1196,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, policy_modern_readahead_reclaim_cannot_swap);
 	tcase_add_test(tc, policy_modern_readahead_reclaim_swaps_own_anon);
 	tcase_add_test(tc, policy_modern_readahead_keeps_its_own_folios);
-	tcase_add_test(tc, policy_modern_swap_writes_end_later);
+	tcase_add_loop_test(tc, policy_modern_swap_writes_end_later, 0,
+			    (int)(sizeof(writebacks) / sizeof(writebacks[0])));
 	tcase_add_loop_test(tc, policy_modern_lruvec_loop, 0,
 			    (int)(sizeof(lruvec_loops) / sizeof(lruvec_loops[0])));
 	tcase_add_test(tc, policy_modern_activates_anon);

@@ -3,7 +3,8 @@
 # bench/reclaim_trace.sh --from: a kernel trace read into the model's
 # columns without root.  The hand-made trace below holds two reclaims,
 # three swap writes, two samples of the lists (--lists), three folios
-# added (--folios) and two flushes of the statistics; what each line of
+# added (--folios), two flushes of the statistics and a burst of 700
+# swap writes; what each line of
 # kernel.csv, lists.csv, folios.csv, flushes.csv and latency.txt must say
 # is worked out beside it.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -20,8 +21,9 @@ mkdir "$d"
 # task 200, readahead's (GFP_NOFS): 40 swap-backed pages scanned at
 # priority 12, none freed; 10 file pages freed.  Writes to the disk: three
 # bios, 200, 100 and 400 us from submission to completion (the read and the
-# write that never completes count for nothing): median 200, 10 % below
-# 100 (the first of three), 90 % below 400 (the third).
+# write that never completes count for nothing), and the burst's two
+# requests below, 1000 and 3072: median 400, 10 % below 100 (the first
+# of five), 90 % below 3072 (the fifth).
 {
 	echo '# tracer: nop'
 	t='         anonsim-100   [000] .....'
@@ -66,6 +68,17 @@ mkdir "$d"
 	echo "$u 11.000010: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=40 nr_reclaimed=0 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC"
 	echo "$u 11.000020: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=10 nr_reclaimed=10 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC"
 	echo "$u 11.000050: mm_vmscan_memcg_reclaim_end: nr_reclaimed=10"
+	# a burst of 700 one-page swap writes queued 1 us apart, completed in
+	# two requests of 350 pages, 2422 us apart: the device's pace 3.46 us
+	# a page; each request completes the bio that began it, 1000 and 3072
+	# us after it was queued
+	i=0
+	while [ $i -lt 700 ]; do
+		printf '%s 12.%06d: block_bio_queue: 254,0 W %d + 8 [anonsim]\n' "$t" "$i" $((100000 + 8 * i))
+		i=$((i + 1))
+	done
+	echo "          <idle>-0       [001] .Ns1. 12.001000: block_rq_complete: 254,0 W () 100000 + 2800 be,0,4 [0]"
+	echo "          <idle>-0       [001] .Ns1. 12.003422: block_rq_complete: 254,0 W () 102800 + 2800 be,0,4 [0]"
 } >"$d/trace.txt"
 # the run's settings and end as anonsim live writes them (the window the
 # trace recorded, 0); 1 MiB of memory
@@ -106,8 +119,9 @@ time_s,task,stats_updates,force
 CSV
 cmp -s "$tmp/flushes.want" "$d/flushes.csv" || fail "flushes.csv: $(diff "$tmp/flushes.want" "$d/flushes.csv")"
 cat >"$tmp/latency.want" <<'TXT'
-swap writes, submitted to completed: median 200.00 us, 10 % below 100.00, 90 % below 400.00 (3)
+swap writes, submitted to completed: median 400.00 us, 10 % below 100.00, 90 % below 3072.00 (5)
 reclaims that write 50 pages or more, time a page scanned: median 2.00 us, 10 % below 2.00, 90 % below 2.00 (1)
+the swap device's pace in bursts of 700 pages or more written, a page: median 3.46 us, 10 % below 3.46, 90 % below 3.46 (1)
 TXT
 cmp -s "$tmp/latency.want" "$d/latency.txt" || fail "latency.txt: $(diff "$tmp/latency.want" "$d/latency.txt")"
 [ "$(wc -l <"$d/model.csv")" -eq 1 ] || fail "model.csv: the model reclaimed in 1 MiB: $(cat "$d/model.csv")"
