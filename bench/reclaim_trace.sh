@@ -370,22 +370,22 @@ if [ -n "$latency" ]; then
 	# the swap device's pace: the swap-out writes (from the first
 	# write_folio on) in bursts queued less than 2 ms apart; a burst of
 	# 700 pages or more outruns the device, whose pace is then the time
-	# from the burst's first completion to its last, a page written
+	# from the burst's first completion to its last, a page written (a
+	# burst's writes may still complete after the next burst has begun)
 	awk "$trace_fields"'
-function burst_end() { if (bp >= 700) print "pace", (blast - bfirst) * 1e6 / bp; bp = 0 }
 /mm_vmscan_write_folio:/ { swapping = 1; next }
 /block_bio_queue: [0-9,]+ [A-Z]*W/ && swapping { split($0, x, "block_bio_queue: "); split(x[2], f, " ")
-	t = when($0); if (bp && t - bq > 0.002) burst_end()
-	if (!bp) { bn++; bfirst = blast = -1 }
-	bq = t; bp += f[5] / 8; of[f[1] " " f[3]] = bn; next }
+	t = when($0); if (!bn || t - bq > 0.002) bn++
+	bq = t; pages[bn] += f[5] / 8; of[f[1] " " f[3]] = bn; next }
 /block_rq_complete: [0-9,]+ [A-Z]*W/ { split($0, x, "block_rq_complete: "); split(x[2], f, " ")
 	t = when($0)
 	for (s = f[4]; s < f[4] + f[6]; s += 8) { k = f[1] " " s
 		if (!(k in of)) continue
-		if (of[k] == bn) { if (bfirst < 0) bfirst = t; blast = t }
+		b = of[k]; if (!(b in first)) first[b] = t; last[b] = t
 		delete of[k] }
 	next }
-END { burst_end() }' "$out/trace.txt" >>"$out/latency.raw"
+END { for (b = 1; b <= bn; b++) if (pages[b] >= 700 && (b in first))
+	print "pace", (last[b] - first[b]) * 1e6 / pages[b] }' "$out/trace.txt" >>"$out/latency.raw"
 	lat() {	# KIND WHAT
 		awk -v k="$1" '$1 == k { print $2 }' "$out/latency.raw" | sort -n | awk -v what="$2" '
 		{ v[NR] = $1 }

@@ -78,6 +78,10 @@ mkdir "$d"
 		i=$((i + 1))
 	done
 	echo "          <idle>-0       [001] .Ns1. 12.001000: block_rq_complete: 254,0 W () 100000 + 2800 be,0,4 [0]"
+	# a burst of one write, 2.3 ms after the first burst's last, before
+	# that burst's second request completes (and itself never completing):
+	# the first burst's pace still counts its last completion
+	echo "$t 12.003000: block_bio_queue: 254,0 W 200000 + 8 [anonsim]"
 	echo "          <idle>-0       [001] .Ns1. 12.003422: block_rq_complete: 254,0 W () 102800 + 2800 be,0,4 [0]"
 } >"$d/trace.txt"
 # the run's settings and end as anonsim live writes them (the window the
