@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "trace/internal.h"
+#include "util/handoff.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
@@ -58,8 +59,7 @@ struct trace_input {
 	int threaded;			/* the reader thread runs (or ran) */
 	int no_thread;			/* none: turned off, or not to be had */
 	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t filled, emptied;
+	struct handoff filled, emptied;	/* the caller's wait; the thread's */
 	/* ring chunks, from the start: filled, handed out, given back */
 	atomic_uint produced, released;
 	unsigned taken;			/* the caller's alone */
@@ -76,14 +76,13 @@ struct trace_input {
  * zeroed, so the decoder's loads past the data read defined bytes.
  */
 #define CHUNK_BYTES	(INPUT_HEAD + INPUT_CHUNK + TRACE_BUF_SLACK)
-#define RING_BYTES	((size_t)2 << 20)
 _Static_assert(NR_CHUNKS * CHUNK_BYTES <= RING_BYTES, "the ring fits its block");
 
 #ifndef MAP_ANONYMOUS
 #define MAP_ANONYMOUS MAP_ANON
 #endif
 
-static unsigned char *ring_alloc(void)
+unsigned char *ring_alloc(void)
 {
 	size_t len = 2 * RING_BYTES, lead;
 	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -103,7 +102,7 @@ static unsigned char *ring_alloc(void)
 	return p;
 }
 
-static void ring_free(unsigned char *p)
+void ring_free(unsigned char *p)
 {
 	if (p)
 		munmap(p, RING_BYTES);
@@ -273,7 +272,7 @@ static void fill_chunk(struct trace_input *in, struct input_chunk *c, size_t wan
  * started beside its parent waited up to 4 ms to be moved (measured).
  */
 #if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) && defined(HAVE_SCHED_GETCPU)
-static void cpu_elsewhere(pthread_attr_t *attr)
+void cpu_elsewhere(pthread_attr_t *attr)
 {
 	cpu_set_t set;
 	int here = sched_getcpu(), cpu;
@@ -291,7 +290,7 @@ static void cpu_elsewhere(pthread_attr_t *attr)
 }
 
 /* Back to the CPUs the process may use (the thread inherited them). */
-static void cpu_unpin(void)
+void cpu_unpin(void)
 {
 	cpu_set_t set;
 
@@ -299,80 +298,46 @@ static void cpu_unpin(void)
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 #else
-static void cpu_elsewhere(pthread_attr_t *attr)
+void cpu_elsewhere(pthread_attr_t *attr)
 {
 }
 
-static void cpu_unpin(void)
+void cpu_unpin(void)
 {
 }
 #endif
 
 /*
- * The caller's waits spin a while before they sleep: on a virtual
- * machine, waking a thread that sleeps took some hundreds of microseconds
- * (measured), while a chunk is decoded in some tens.  The spin yields the
- * CPU to any thread that waits for it (the other side, with one CPU;
- * other readers, in a sweep).  The thread's wait for a free chunk does not
- * spin (@spin_us 0): it is woken only once WAKE_FREE chunks are free, with
- * the chunks still filled to decode meanwhile, so the time a wake-up takes
- * is hidden; spinning there cost the replay a third more CPU time when
- * the replay is the slower side (measured: 0.27-0.32 s against 0.20 s on
- * 5.5 M events).  A sleeper is woken by a signal on @cond under the lock,
- * sent after the change it waits for.
+ * The caller's waits spin a while before they sleep (util/handoff.h).
+ * The thread's wait for a free chunk does not spin (@spin_us 0): it is
+ * woken only once WAKE_FREE chunks are free, with the chunks still filled
+ * to decode meanwhile, so the time a wake-up takes is hidden; spinning
+ * there cost the replay a third more CPU time when the replay is the
+ * slower side (measured: 0.27-0.32 s against 0.20 s on 5.5 M events).
  */
 #define SPIN_US 300
 
-static void wait_until(struct trace_input *in, pthread_cond_t *cond,
-		       int (*ready)(struct trace_input *), uint64_t spin_us)
-{
-	uint64_t until = monotonic_us() + spin_us;
-
-	while (!ready(in)) {
-		if (!spin_us || monotonic_us() > until) {
-			pthread_mutex_lock(&in->lock);
-			while (!ready(in))
-				pthread_cond_wait(cond, &in->lock);
-			pthread_mutex_unlock(&in->lock);
-			return;
-		}
-		sched_yield();	/* to a thread that waits for this CPU */
-	}
-}
-
-static void wake(struct trace_input *in, pthread_cond_t *cond)
-{
-	pthread_mutex_lock(&in->lock);
-	pthread_cond_signal(cond);
-	pthread_mutex_unlock(&in->lock);
-}
-
-/* What one thread stores, the other loads: all it wrote before is seen. */
-static unsigned load(atomic_uint *v)
-{
-	return atomic_load_explicit(v, memory_order_acquire);
-}
-
-static void store(atomic_uint *v, unsigned x)
-{
-	atomic_store_explicit(v, x, memory_order_release);
-}
-
 /* The thread's waits: for the stream, for a free chunk; or to stop. */
-static int stream_handed_over(struct trace_input *in)
+static int stream_handed_over(void *arg)
 {
-	return load(&in->may_read) || load(&in->stop);
+	struct trace_input *in = arg;
+
+	return handoff_load(&in->may_read) || handoff_load(&in->stop);
 }
 
-static int chunk_free(struct trace_input *in)
+static int chunk_free(void *arg)
 {
-	return load(&in->produced) - load(&in->released) < NR_CHUNKS || load(&in->stop);
+	struct trace_input *in = arg;
+
+	return handoff_load(&in->produced) - handoff_load(&in->released) < NR_CHUNKS || handoff_load(&in->stop);
 }
 
 /* The caller's wait: for a filled chunk. */
-static int chunk_filled(struct trace_input *in)
+static int chunk_filled(void *arg)
 {
-	return load(&in->produced) != in->taken;
+	struct trace_input *in = arg;
+
+	return handoff_load(&in->produced) != in->taken;
 }
 
 static void *read_ahead(void *arg)
@@ -385,17 +350,17 @@ static void *read_ahead(void *arg)
 	for (off = 0; off < RING_BYTES; off += 4096)
 		in->mem[off] = 0;
 	cpu_unpin();
-	store(&in->ring_ready, 1);
-	wait_until(in, &in->emptied, stream_handed_over, SPIN_US);
+	handoff_store(&in->ring_ready, 1);
+	handoff_wait(&in->emptied, stream_handed_over, in, SPIN_US);
 
 	for (;;) {
-		wait_until(in, &in->emptied, chunk_free, 0);
-		if (load(&in->stop))
+		handoff_wait(&in->emptied, chunk_free, in, 0);
+		if (handoff_load(&in->stop))
 			return NULL;
-		c = &in->ring[load(&in->produced) % NR_CHUNKS];
+		c = &in->ring[handoff_load(&in->produced) % NR_CHUNKS];
 		fill_chunk(in, c, INPUT_CHUNK);
-		store(&in->produced, load(&in->produced) + 1);
-		wake(in, &in->filled);
+		handoff_store(&in->produced, handoff_load(&in->produced) + 1);
+		handoff_wake(&in->filled);
 		if (c->end)
 			return NULL;
 	}
@@ -442,17 +407,15 @@ static int start_thread(struct trace_input *in)
 		return -1;
 	for (i = 0; i < NR_CHUNKS; i++)
 		in->ring[i].data = in->mem + i * CHUNK_BYTES + INPUT_HEAD;
-	pthread_mutex_init(&in->lock, NULL);
-	pthread_cond_init(&in->filled, NULL);
-	pthread_cond_init(&in->emptied, NULL);
+	handoff_init(&in->filled);
+	handoff_init(&in->emptied);
 	pthread_attr_init(&attr);
 	cpu_elsewhere(&attr);
 	rc = pthread_create(&in->thread, &attr, read_ahead, in);
 	pthread_attr_destroy(&attr);
 	if (rc) {
-		pthread_cond_destroy(&in->emptied);
-		pthread_cond_destroy(&in->filled);
-		pthread_mutex_destroy(&in->lock);
+		handoff_destroy(&in->emptied);
+		handoff_destroy(&in->filled);
 		ring_free(in->mem);
 		in->mem = NULL;
 		return -1;
@@ -488,10 +451,10 @@ static const struct input_chunk *read_here(struct trace_input *in,
  */
 static int hand_over(struct trace_input *in)
 {
-	if (!load(&in->ring_ready))
+	if (!handoff_load(&in->ring_ready))
 		return 0;
-	store(&in->may_read, 1);
-	wake(in, &in->emptied);
+	handoff_store(&in->may_read, 1);
+	handoff_wake(&in->emptied);
 	return 1;
 }
 
@@ -506,18 +469,18 @@ const struct input_chunk *input_next(struct trace_input *in, const unsigned char
 		in->no_thread = 1;
 		return read_here(in, carry, carry_len);
 	}
-	if (!load(&in->may_read) && !hand_over(in))
+	if (!handoff_load(&in->may_read) && !hand_over(in))
 		return read_here(in, carry, carry_len);
 
-	wait_until(in, &in->filled, chunk_filled, SPIN_US);
+	handoff_wait(&in->filled, chunk_filled, in, SPIN_US);
 	c = &in->ring[in->taken % NR_CHUNKS];
 	/* The carry lies in the chunk still held: copy before giving it back. */
 	if (carry_len)
 		memcpy(c->data - carry_len, carry, carry_len);
 	in->taken++;
-	store(&in->released, in->taken - 1);
-	if (NR_CHUNKS - (load(&in->produced) - (in->taken - 1)) >= WAKE_FREE)
-		wake(in, &in->emptied);
+	handoff_store(&in->released, in->taken - 1);
+	if (NR_CHUNKS - (handoff_load(&in->produced) - (in->taken - 1)) >= WAKE_FREE)
+		handoff_wake(&in->emptied);
 	return c;
 }
 
@@ -526,12 +489,11 @@ void input_close(struct trace_input *in)
 	if (!in)
 		return;
 	if (in->threaded) {
-		store(&in->stop, 1);
-		wake(in, &in->emptied);
+		handoff_store(&in->stop, 1);
+		handoff_wake(&in->emptied);
 		pthread_join(in->thread, NULL);	/* it ends after at most one chunk */
-		pthread_cond_destroy(&in->emptied);
-		pthread_cond_destroy(&in->filled);
-		pthread_mutex_destroy(&in->lock);
+		handoff_destroy(&in->emptied);
+		handoff_destroy(&in->filled);
 		ring_free(in->mem);
 	}
 	if (in->gzip)

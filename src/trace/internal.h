@@ -6,6 +6,7 @@
 #ifndef ANONSIM_TRACE_INTERNAL_H
 #define ANONSIM_TRACE_INTERNAL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <zlib.h>
@@ -250,12 +251,18 @@ struct rec_shape {
 
 #define TRACE_BATCH 64			/* events decoded per refill of the batch */
 
+struct trace_ahead;
+
 struct trace_reader {
 	struct trace_batch out;	/* first: trace_next reads it; in batch[] */
 	struct trace_input *in;
 	char *path;
 	int binary;
+	int gzip;
 	int failed;
+	/* decoded on another CPU (ahead.c): the events come from there, and
+	 * everything below is that decoder's */
+	struct trace_ahead *ahead;
 	int eof;		/* the data ended cleanly: no more chunks */
 	const struct input_chunk *broken;	/* the data broke after this chunk */
 	struct trace_header h;
@@ -269,7 +276,8 @@ struct trace_reader {
 	uint64_t place_off;	/* binary: stream offset of that record/line */
 	uint64_t prev_time;
 	unsigned nr_kinds;	/* the event kinds of the trace's version */
-	struct trace_event batch[TRACE_BATCH];
+	struct trace_event *batch;	/* TRACE_BATCH events: batch_mem, or ahead.c's */
+	struct trace_event batch_mem[TRACE_BATCH];
 	/* binary: by kind byte; the sizes apart, as the next record's place
 	 * waits on them */
 	unsigned char rec_size[256];
@@ -293,6 +301,30 @@ struct trace_reader {
 long reader_fill(struct trace_reader *r, size_t want);
 void reader_fail(struct trace_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * input.c's thread helpers, which ahead.c's thread uses too: a block of
+ * RING_BYTES aligned to a huge page (zeroed, NULL if none), and a thread
+ * started on another CPU than the caller's (@attr), which once it runs
+ * lets the scheduler place it (cpu_unpin()).
+ */
+#define RING_BYTES	((size_t)2 << 20)
+unsigned char *ring_alloc(void);
+void ring_free(unsigned char *p);
+void cpu_elsewhere(pthread_attr_t *attr);
+void cpu_unpin(void);
+
+/*
+ * batch.c: the next batch from @r's own decoder, as trace_next_batch
+ * returns it; how far into the file its events reach, as trace_progress.
+ */
+int reader_next_batch(struct trace_reader *r, const struct trace_event **ev);
+void reader_progress(const struct trace_reader *r, uint64_t *done);
+
+/* ahead.c: the events of a reader decoding ahead, and its end. */
+int ahead_next_batch(struct trace_reader *r, const struct trace_event **ev);
+void ahead_progress(const struct trace_reader *r, uint64_t *done);
+void ahead_close(struct trace_reader *r);
 
 /* Decoders: fill r->batch with events, r->out.end after the last, and
  * return 1; 0 at the clean end; -1 after reporting bad data. */

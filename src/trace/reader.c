@@ -2,8 +2,9 @@
 /*
  * reader.c - open a trace (text or binary, plain or gzip: input.c
  * inflates gzip data, every member), tell the encodings apart by the first
- * byte, and hand out events from the decoder of that encoding.  The
- * decoders take their bytes from the reader's buffer (buffer.c).
+ * byte, and hand out events from the decoder of that encoding (batch.c),
+ * or from the thread that decodes them ahead on another CPU (ahead.c).
+ * The decoders take their bytes from the reader's buffer (buffer.c).
  */
 #include <config.h>
 
@@ -43,6 +44,8 @@ static struct trace_reader *reader_start(int fd, const char *name,
 		r->file_size = (uint64_t)st.st_size;
 	big = r->file_size > (gzip ? INPUT_FIRST_CHUNK / 4 : INPUT_FIRST_CHUNK);
 	r->path = xstrdup(name, "a trace's name");
+	r->batch = r->batch_mem;
+	r->gzip = gzip;
 	r->in = input_open(fd, gzip, big);
 	r->place = AT_FILE;
 	n = reader_fill(r, 1);
@@ -100,21 +103,11 @@ const struct trace_header *trace_header(const struct trace_reader *r)
 
 void trace_progress(const struct trace_reader *r, uint64_t *done, uint64_t *total)
 {
-	uint64_t at = r->base + r->pos, into;
-
 	*total = r->file_size;
-	if (r->eof && r->pos == r->end) {
-		*done = r->file_size;
-		return;
-	}
-	/* the file bytes behind the chunk, in proportion to the data decoded */
-	into = at > r->chunk_at ? at - r->chunk_at : 0;
-	if (into > r->chunk_len)
-		into = r->chunk_len;
-	*done = r->file_start + (r->chunk_len ? (uint64_t)((double)(r->file_end - r->file_start) *
-				  (double)into / (double)r->chunk_len) : 0);
-	if (*done > *total)
-		*done = *total;
+	if (r->ahead)
+		ahead_progress(r, done);
+	else
+		reader_progress(r, done);
 }
 
 int trace_is_binary(const struct trace_reader *r)
@@ -122,69 +115,11 @@ int trace_is_binary(const struct trace_reader *r)
 	return r->binary;
 }
 
-/* A rule between events broken by event @i, @ev: its place is its index and text. */
-static void fail_event(struct trace_reader *r, uint64_t i, const struct trace_event *ev,
-		       const char *why)
-{
-	char text[TRACE_EVENT_TEXT_MAX];
-
-	trace_format_event(&r->h, ev, text, sizeof(text));
-	text[strcspn(text, "\n")] = '\0';
-	snprintf(r->err, sizeof(r->err), "%s: event %llu (%s): %s", r->path,
-		 (unsigned long long)i, text, why);
-	r->failed = 1;
-}
-
-/*
- * The rules between events, over the batch just decoded: the events before
- * one that breaks them are handed out, then the error.  Its place is the
- * event's index and text, as the decoders have moved on.  -1 if the
- * batch's first event breaks them.
- */
-static int check_between(struct trace_reader *r)
-{
-	size_t n = (size_t)(r->out.end - r->batch), k;
-	char why[512];
-
-	k = trace_maps_apply(&r->maps, &r->rules, r->batch, n, why, sizeof(why));
-	if (k < n) {
-		fail_event(r, r->handed + k, &r->batch[k], why);
-		r->out.end = r->batch + k;
-	}
-	r->handed += k;
-	return k == 0 && n ? -1 : 0;
-}
-
-/* At the clean end: a request without a part breaks the rules.  0 or -1. */
-static int check_end(struct trace_reader *r)
-{
-	const struct trace_event *ev;
-	char why[512];
-	uint64_t i;
-
-	ev = trace_maps_finish(&r->maps, &i, why, sizeof(why));
-	if (!ev)
-		return 0;
-	fail_event(r, i, ev, why);
-	return -1;
-}
-
 int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
 {
-	int rc;
-
 	if (r->failed)
 		return -1;
-	r->out.next = r->out.end = r->batch;
-	rc = r->binary ? binary_fill(r) : text_fill(r);
-	if (!rc)
-		return check_end(r);
-	if (rc < 0)
-		return rc;
-	if (check_between(r))
-		return -1;
-	*ev = r->out.next++;
-	return 1;
+	return r->ahead ? ahead_next_batch(r, ev) : reader_next_batch(r, ev);
 }
 
 int trace_next_run(struct trace_reader *r, const struct trace_event **ev, size_t *n)
@@ -207,8 +142,12 @@ void trace_close(struct trace_reader *r)
 {
 	if (!r)
 		return;
-	input_close(r->in);
-	trace_maps_free(&r->maps);
+	if (r->ahead) {
+		ahead_close(r);		/* the decoder's input and rules */
+	} else {
+		input_close(r->in);
+		trace_maps_free(&r->maps);
+	}
 	free(r->path);
 	free(r);
 }

@@ -18,7 +18,8 @@
  * last tap leaves; a tap joining a share no tap is reading starts a new
  * group, unless the whole trace is in the window.  The last tap of all,
  * when no other reads (a trace replayed once), reads the reader directly,
- * as a lone reader would.
+ * as a lone reader would, which decodes it on another CPU where that
+ * pays (trace_read_ahead).
  *
  * Taps of one share are used from one thread.
  */

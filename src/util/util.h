@@ -65,6 +65,8 @@ int utf8_valid(const char *s);
 
 /* Online CPUs, at least 1: the default number of parallel jobs. */
 unsigned online_cpus(void);
+/* The CPUs this process may run on (its affinity, as taskset sets it), at least 1. */
+unsigned cpus_allowed(void);
 
 /* Microseconds on the monotonic clock (from an arbitrary start). */
 uint64_t monotonic_us(void);

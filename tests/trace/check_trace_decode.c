@@ -9,12 +9,15 @@
  */
 #include <config.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check_trace_util.h"
 #include "trace/internal.h"
+#include "util/util.h"
 
 #define NR_EVENTS 60000		/* about 1.6 MB binary, 2 MB text: many chunks */
 
@@ -96,19 +99,39 @@ static void write_events(const char *path)
 	ck_assert_msg(trace_writer_commit(w, err, sizeof(err)) == 0, "%s", err);
 }
 
+static const char *const names[] = { "t.trace", "t.atr", "t.trace.gz", "t.atr.gz" };
+
+/*
+ * Open @path, decoded on another CPU if @ahead asks: trace_read_ahead
+ * takes the plain binary form alone, where a second CPU is free and the
+ * read-ahead is not turned off.
+ */
+static struct trace_reader *open_events(const char *path, int ahead)
+{
+	char err[1024] = "";
+	struct trace_reader *r = trace_open(path, err, sizeof(err));
+	const char *off = getenv("ANONSIM_READAHEAD");
+	size_t len = strlen(path);
+
+	ck_assert_msg(r != NULL, "%s", err);
+	if (ahead)
+		ck_assert_int_eq(trace_read_ahead(r),
+				 len > 4 && !strcmp(path + len - 4, ".atr") && cpus_allowed() > 1 &&
+				 !(off && !strcmp(off, "0")));
+	return r;
+}
+
 /*
  * Read @path to its end or first error (*rc, the message in @msg); the
  * events must be make_event's.  Returns how many came back.
  */
-static uint64_t read_events(const char *path, int *rc, char *msg, size_t msglen)
+static uint64_t read_events(const char *path, int ahead, int *rc, char *msg, size_t msglen)
 {
-	char err[1024] = "";
-	struct trace_reader *r = trace_open(path, err, sizeof(err));
+	struct trace_reader *r = open_events(path, ahead);
 	const struct trace_event *ev;
 	struct trace_event want;
 	uint64_t seed = 42, t = 0, n = 0;
 
-	ck_assert_msg(r != NULL, "%s", err);
 	while ((*rc = trace_next(r, &ev)) > 0) {
 		make_event(n, &seed, &t, &want);
 		assert_event_eq(ev, &want);
@@ -119,21 +142,58 @@ static uint64_t read_events(const char *path, int *rc, char *msg, size_t msglen)
 	return n;
 }
 
-static const char *const names[] = { "t.trace", "t.atr", "t.trace.gz", "t.atr.gz" };
-
-/* Loop index: the form, and (from 4 on) reading without the thread. */
+/*
+ * Loop index: the form; from 4 on reading without the thread; from 8 on
+ * decoded on another CPU (the binary form) and, from 12 on, asked to be
+ * but with the read-ahead turned off.
+ */
 START_TEST(many_chunks)
 {
 	char path[512], msg[1024];
 	int rc;
 
-	if (_i >= 4)
+	if ((_i >= 4 && _i < 8) || _i >= 12)
 		setenv("ANONSIM_READAHEAD", "0", 1);
 	make_dir();
 	snprintf(path, sizeof(path), "%s/%s", dir, names[_i % 4]);
 	write_events(path);
-	ck_assert_uint_eq(read_events(path, &rc, msg, sizeof(msg)), NR_EVENTS);
+	ck_assert_uint_eq(read_events(path, _i >= 8, &rc, msg, sizeof(msg)), NR_EVENTS);
 	ck_assert_msg(rc == 0, "%s", msg);
+	remove_dir();
+}
+END_TEST
+
+/*
+ * Bad data deep in the plain binary form (64 bytes of 0xff a megabyte in:
+ * a record there has an unknown kind, or its own cut short before one
+ * does): decoded on another CPU, the same events come back before it, and
+ * the same message, as read in the caller's thread.
+ */
+START_TEST(error_ahead)
+{
+	char path[512], msg[1024], msg_ahead[1024];
+	unsigned char bad[64];
+	uint64_t n, n_ahead;
+	int rc, rc_ahead, fd;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/t.atr", dir);
+	write_events(path);
+	memset(bad, 0xff, sizeof(bad));
+	fd = open(path, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, bad, sizeof(bad), 1 << 20), (ssize_t)sizeof(bad));
+	close(fd);
+	n_ahead = read_events(path, 1, &rc_ahead, msg_ahead, sizeof(msg_ahead));
+	setenv("ANONSIM_READAHEAD", "0", 1);
+	n = read_events(path, 0, &rc, msg, sizeof(msg));
+	unsetenv("ANONSIM_READAHEAD");
+	ck_assert_int_eq(rc, -1);
+	ck_assert_int_eq(rc_ahead, -1);
+	/* a megabyte into 1.6: well past the first of the decoder's slots */
+	ck_assert_uint_gt(n, NR_EVENTS / 2);
+	ck_assert_uint_eq(n_ahead, n);
+	ck_assert_str_eq(msg_ahead, msg);
 	remove_dir();
 }
 END_TEST
@@ -143,25 +203,25 @@ END_TEST
  * the events are counted: the file's size as the total, never more done
  * than that, never less than before, within a tenth of the events handed
  * out (the data is about even through the file), and all of it at the end.
- * Each form, with the thread and without.
+ * Each form, with the thread and without, and decoded on another CPU
+ * (where the progress is the end of the slot of 2048 events handed out).
  */
 START_TEST(progress_through_file)
 {
-	char path[512], err[1024] = "";
+	char path[512];
 	const struct trace_event *ev;
 	struct trace_reader *r;
 	struct stat st;
 	uint64_t n = 0, done, total, before = 0;
 	int rc;
 
-	if (_i >= 4)
+	if (_i >= 4 && _i < 8)
 		setenv("ANONSIM_READAHEAD", "0", 1);
 	make_dir();
 	snprintf(path, sizeof(path), "%s/%s", dir, names[_i % 4]);
 	write_events(path);
 	ck_assert_int_eq(stat(path, &st), 0);
-	r = trace_open(path, err, sizeof(err));
-	ck_assert_msg(r != NULL, "%s", err);
+	r = open_events(path, _i >= 8);
 	while ((rc = trace_next(r, &ev)) > 0) {
 		if (++n % 1000)
 			continue;
@@ -191,12 +251,15 @@ END_TEST
  * chunk.  Then a reader closed early, its thread waiting on a full ring.
  * The text form: its 2 MB outgrow the ring by enough that the reader
  * fills it while the consumer sleeps (the binary 1.6 MB, read ahead at
- * once, did not: the test passed with the wake-up taken out).
+ * once, did not: the test passed with the wake-up taken out).  Then the
+ * binary form decoded on another CPU (loop index 1): its 60000 events
+ * fill the decoder's 16384 while the consumer sleeps, and the decoder
+ * waits on a full ring when the reader is closed.
  */
 START_TEST(slow_consumer)
 {
 	const struct timespec pause = { 0, 2 * 1000 * 1000 };
-	char path[512], err[1024] = "";
+	char path[512];
 	const struct trace_event *ev;
 	struct trace_reader *r;
 	struct trace_event want;
@@ -204,10 +267,9 @@ START_TEST(slow_consumer)
 	int rc;
 
 	make_dir();
-	snprintf(path, sizeof(path), "%s/t.trace", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, _i ? "t.atr" : "t.trace");
 	write_events(path);
-	r = trace_open(path, err, sizeof(err));
-	ck_assert_msg(r != NULL, "%s", err);
+	r = open_events(path, _i);
 	while ((rc = trace_next(r, &ev)) > 0) {
 		make_event(n++, &seed, &t, &want);
 		assert_event_eq(ev, &want);
@@ -218,8 +280,7 @@ START_TEST(slow_consumer)
 	ck_assert_uint_eq(n, NR_EVENTS);
 	trace_close(r);
 
-	r = trace_open(path, err, sizeof(err));
-	ck_assert_msg(r != NULL, "%s", err);
+	r = open_events(path, _i);
 	for (n = 0; n < 100; n++)
 		ck_assert_int_eq(trace_next(r, &ev), 1);
 	nanosleep(&pause, NULL);
@@ -305,7 +366,7 @@ START_TEST(gzip_cut_after_chunks)
 	/* the end of the file is where the member breaks off */
 	snprintf(why, sizeof(why), ": truncated gzip stream (unexpected end of file at byte %llu, in the gzip member from byte 0)",
 		 (unsigned long long)(st.st_size * 3 / 5));
-	n = read_events(path, &rc, msg, sizeof(msg));
+	n = read_events(path, 0, &rc, msg, sizeof(msg));
 	ck_assert_int_eq(rc, -1);
 	ck_assert_uint_gt(n, NR_EVENTS / 3);
 	ck_assert_uint_lt(n, NR_EVENTS);
@@ -693,10 +754,11 @@ static Suite *trace_decode_suite(void)
 	TCase *tc = tcase_create("decode");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, many_chunks, 0, 8);
+	tcase_add_loop_test(tc, many_chunks, 0, 16);
+	tcase_add_test(tc, error_ahead);
 	tcase_add_loop_test(tc, mapping_segments, 0, 3);
-	tcase_add_loop_test(tc, progress_through_file, 0, 8);
-	tcase_add_test(tc, slow_consumer);
+	tcase_add_loop_test(tc, progress_through_file, 0, 12);
+	tcase_add_loop_test(tc, slow_consumer, 0, 2);
 	tcase_add_test(tc, runs_of_events);
 	tcase_add_loop_test(tc, gzip_cut_after_chunks, 0, 2);
 	tcase_add_test(tc, binary_rules_match_validator);
