@@ -335,7 +335,7 @@ static void swapcache_add(struct host *h, uint32_t owner, uint32_t page,
 		h->host_anon++;
 }
 
-/* folio_end_writeback() of each write SWAP_WRITE_US old on the model's clock */
+/* folio_end_writeback() of each write whose end has come on the model's clock */
 static void swapcache_writeback_end(struct host *h)
 {
 	uint64_t now = wb_clock_ns(h);

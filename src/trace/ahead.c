@@ -53,7 +53,7 @@ struct trace_ahead {
 	atomic_uint produced, released, stop;
 	unsigned taken;			/* the caller's: slots taken so far */
 	int holding;			/* slot taken - 1 is being handed out */
-	int ended, end_rc;
+	int ended;			/* the decoder's last slot is used up */
 	uint64_t done;			/* progress at the held slot's end */
 };
 
@@ -116,7 +116,6 @@ int trace_read_ahead(struct trace_reader *r)
 {
 	const char *off = getenv("ANONSIM_READAHEAD");
 	struct trace_ahead *a;
-	pthread_attr_t attr;
 	int rc;
 
 	if (r->ahead || !r->binary || r->gzip || r->failed || r->file_size <= INPUT_FIRST_CHUNK ||
@@ -139,10 +138,7 @@ int trace_read_ahead(struct trace_reader *r)
 	reader_progress(r, &a->done);
 	handoff_init(&a->filled);
 	handoff_init(&a->freed);
-	pthread_attr_init(&attr);
-	cpu_elsewhere(&attr);
-	rc = pthread_create(&a->thread, &attr, decode_ahead, a);
-	pthread_attr_destroy(&attr);
+	rc = thread_start_elsewhere(&a->thread, decode_ahead, a);
 	if (rc) {
 		handoff_destroy(&a->freed);
 		handoff_destroy(&a->filled);
@@ -172,7 +168,6 @@ static int end(struct trace_reader *r, int rc)
 	struct trace_ahead *a = r->ahead;
 
 	a->ended = 1;
-	a->end_rc = rc;
 	if (rc < 0) {
 		memcpy(r->err, a->dec->err, sizeof(r->err));
 		r->failed = 1;
@@ -194,7 +189,7 @@ int ahead_next_batch(struct trace_reader *r, const struct trace_event **ev)
 				return end(r, rc);
 		}
 		if (a->ended)
-			return a->end_rc;
+			return r->failed ? -1 : 0;
 		handoff_wait(&a->filled, slot_filled, a, SPIN_US);
 		s = &a->slots[a->taken++ % AHEAD_SLOTS];
 		a->holding = 1;

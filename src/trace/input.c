@@ -272,7 +272,7 @@ static void fill_chunk(struct trace_input *in, struct input_chunk *c, size_t wan
  * started beside its parent waited up to 4 ms to be moved (measured).
  */
 #if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) && defined(HAVE_SCHED_GETCPU)
-void cpu_elsewhere(pthread_attr_t *attr)
+static void cpu_elsewhere(pthread_attr_t *attr)
 {
 	cpu_set_t set;
 	int here = sched_getcpu(), cpu;
@@ -298,7 +298,7 @@ void cpu_unpin(void)
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 #else
-void cpu_elsewhere(pthread_attr_t *attr)
+static void cpu_elsewhere(pthread_attr_t *attr)
 {
 }
 
@@ -306,6 +306,18 @@ void cpu_unpin(void)
 {
 }
 #endif
+
+int thread_start_elsewhere(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	int rc;
+
+	pthread_attr_init(&attr);
+	cpu_elsewhere(&attr);
+	rc = pthread_create(t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return rc;
+}
 
 /*
  * The caller's waits spin a while before they sleep (util/handoff.h).
@@ -329,7 +341,8 @@ static int chunk_free(void *arg)
 {
 	struct trace_input *in = arg;
 
-	return handoff_load(&in->produced) - handoff_load(&in->released) < NR_CHUNKS || handoff_load(&in->stop);
+	return handoff_load(&in->produced) - handoff_load(&in->released) < NR_CHUNKS ||
+	       handoff_load(&in->stop);
 }
 
 /* The caller's wait: for a filled chunk. */
@@ -398,7 +411,6 @@ struct trace_input *input_open(int fd, int gzip, int early)
 /* Past the first chunk: the ring and the thread that fills it. */
 static int start_thread(struct trace_input *in)
 {
-	pthread_attr_t attr;
 	unsigned i;
 	int rc;
 
@@ -409,10 +421,7 @@ static int start_thread(struct trace_input *in)
 		in->ring[i].data = in->mem + i * CHUNK_BYTES + INPUT_HEAD;
 	handoff_init(&in->filled);
 	handoff_init(&in->emptied);
-	pthread_attr_init(&attr);
-	cpu_elsewhere(&attr);
-	rc = pthread_create(&in->thread, &attr, read_ahead, in);
-	pthread_attr_destroy(&attr);
+	rc = thread_start_elsewhere(&in->thread, read_ahead, in);
 	if (rc) {
 		handoff_destroy(&in->emptied);
 		handoff_destroy(&in->filled);

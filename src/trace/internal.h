@@ -261,7 +261,8 @@ struct trace_reader {
 	int gzip;
 	int failed;
 	/* decoded on another CPU (ahead.c): the events come from there, and
-	 * everything below is that decoder's */
+	 * the decoding state below (input, place, batch, rules) is a copy
+	 * the decoder took; the header, path, error and size stay here */
 	struct trace_ahead *ahead;
 	int eof;		/* the data ended cleanly: no more chunks */
 	const struct input_chunk *broken;	/* the data broke after this chunk */
@@ -305,13 +306,13 @@ void reader_fail(struct trace_reader *r, const char *fmt, ...)
 /*
  * input.c's thread helpers, which ahead.c's thread uses too: a block of
  * RING_BYTES aligned to a huge page (zeroed, NULL if none), and a thread
- * started on another CPU than the caller's (@attr), which once it runs
- * lets the scheduler place it (cpu_unpin()).
+ * started on another CPU than the caller's (pthread_create's return),
+ * which once it runs lets the scheduler place it (cpu_unpin()).
  */
 #define RING_BYTES	((size_t)2 << 20)
 unsigned char *ring_alloc(void);
 void ring_free(unsigned char *p);
-void cpu_elsewhere(pthread_attr_t *attr);
+int thread_start_elsewhere(pthread_t *t, void *(*fn)(void *), void *arg);
 void cpu_unpin(void);
 
 /*

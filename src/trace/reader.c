@@ -117,8 +117,6 @@ int trace_is_binary(const struct trace_reader *r)
 
 int trace_next_batch(struct trace_reader *r, const struct trace_event **ev)
 {
-	if (r->failed)
-		return -1;
 	return r->ahead ? ahead_next_batch(r, ev) : reader_next_batch(r, ev);
 }
 

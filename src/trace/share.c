@@ -251,9 +251,9 @@ int trace_tap_join(struct trace_share *s, struct trace_tap *t, char *err, size_t
 	memset(t, 0, sizeof(*t));
 	t->s = s;
 	t->direct = !s->windowed;
-	if (t->direct)
+	if (t->direct) {
 		trace_read_ahead(s->r);	/* a trace replayed once: decoded beside it */
-	if (!t->direct) {
+	} else {
 		t->chunk = s->head;
 		t->chunk->users++;
 		trim(s);	/* the last to join unpins the window's start */

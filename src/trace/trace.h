@@ -127,9 +127,10 @@ const struct trace_header *trace_header(const struct trace_reader *r);
  * Decode the rest of @r on another CPU while the caller uses its events,
  * where that pays: binary data (text decodes slower than a replay uses
  * it), plain (gzip's inflating thread is the slower side already), larger
- * than a first read, a second CPU to run on, and ANONSIM_READAHEAD not 0.  Call it before the first event.  Returns
- * whether it does; either way @r is read as before, with the same events
- * and errors.
+ * than a first read, a second CPU to run on, no other trace decoded so in
+ * the process, and ANONSIM_READAHEAD not 0.  Call it before the first
+ * event.  Returns whether it does; either way @r is read as before, with
+ * the same events and errors.
  */
 int trace_read_ahead(struct trace_reader *r);
 

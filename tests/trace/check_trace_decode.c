@@ -164,6 +164,39 @@ START_TEST(many_chunks)
 END_TEST
 
 /*
+ * One trace at a time is decoded on another CPU: a second reader asked
+ * while the first decodes so is read in its caller's thread, and once the
+ * first is closed the next one asked is decoded ahead again.  Both hand
+ * out all NR_EVENTS events, side by side.
+ */
+START_TEST(one_decoder_at_a_time)
+{
+	char path[512], err[1024] = "";
+	struct trace_reader *first, *second, *third;
+	const struct trace_event *ev;
+	int can = cpus_allowed() > 1;
+	uint64_t n = 0;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/t.atr", dir);
+	write_events(path);
+	first = trace_open(path, err, sizeof(err));
+	second = trace_open(path, err, sizeof(err));
+	ck_assert_msg(first && second, "%s", err);
+	ck_assert_int_eq(trace_read_ahead(first), can);
+	ck_assert_int_eq(trace_read_ahead(second), 0);
+	while (trace_next(second, &ev) > 0 && trace_next(first, &ev) > 0)
+		n++;
+	ck_assert_uint_eq(n, NR_EVENTS);
+	trace_close(first);
+	trace_close(second);
+	third = open_events(path, 1);
+	trace_close(third);
+	remove_dir();
+}
+END_TEST
+
+/*
  * Bad data deep in the plain binary form (64 bytes of 0xff a megabyte in:
  * a record there has an unknown kind, or its own cut short before one
  * does): decoded on another CPU, the same events come back before it, and
@@ -756,6 +789,7 @@ static Suite *trace_decode_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, many_chunks, 0, 16);
 	tcase_add_test(tc, error_ahead);
+	tcase_add_test(tc, one_decoder_at_a_time);
 	tcase_add_loop_test(tc, mapping_segments, 0, 3);
 	tcase_add_loop_test(tc, progress_through_file, 0, 12);
 	tcase_add_loop_test(tc, slow_consumer, 0, 2);
