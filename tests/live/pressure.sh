@@ -19,12 +19,11 @@
 #   without I/O).  The kernel's runs of it (README, "Zeros in the reads";
 #   the corpus's three; this test's own, some with the test suite or a
 #   sanitizer build beside it): first swap-out at 31.8 s once, 33.9 s
-#   once and about 41.3 s in the others, as the third instance works
-#   (the second ended
-#   at 28.277 s, the third ends at 42.971 s): density 2; swap used 16070
-#   to 21579 pages; page cache left 982 to 7215, in two ways (about 1000
-#   to 2400, and 5200 to 7200): the kernel's own runs spread 1.34 and 7.3
-#   times.  The model, as live runs it (no UML, so without the trace's
+#   once and about 41.3 s in the others, as the third instance works (the
+#   second ended at 28.277 s, the third ends at 42.971 s): density 2; swap
+#   used 16070 to 21579 pages; page cache left 982 to 7215, in two ways
+#   (about 1000 to 2400, and 5200 to 7200): the kernel's own runs spread
+#   1.34 and 7.3 times.  The model, as live runs it (no UML, so without the trace's
 #   host events), with the overhead the corpus's probe measured pinned
 #   (--overhead 224K --overhead-anon 288K; the model's end figures move
 #   with it: all 512 KiB charged as fixed memory gives page cache 598):
