@@ -25,7 +25,6 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +32,7 @@
 
 #include "trace/internal.h"
 #include "util/handoff.h"
+#include "util/hugemem.h"
 #include "util/util.h"
 #include "util/xalloc.h"
 
@@ -69,43 +69,23 @@ struct trace_input {
 };
 
 /*
- * The ring lives in one aligned 2 MiB block, which Linux backs with one
- * huge page when asked: on a virtual machine the first touch of every
- * 4 KiB page (about 10 us to fault in, measured) and TLB misses on them
- * cost more than decoding what the page holds.  Anonymous memory starts
- * zeroed, so the decoder's loads past the data read defined bytes.
+ * The ring lives in one block of a huge page (util/hugemem.h): on a
+ * virtual machine the first touch of every 4 KiB page and TLB misses on
+ * them cost more than decoding what the page holds.  Anonymous memory
+ * starts zeroed, so the decoder's loads past the data read defined bytes.
  */
 #define CHUNK_BYTES	(INPUT_HEAD + INPUT_CHUNK + TRACE_BUF_SLACK)
 _Static_assert(NR_CHUNKS * CHUNK_BYTES <= RING_BYTES, "the ring fits its block");
-
-#ifndef MAP_ANONYMOUS
-#define MAP_ANONYMOUS MAP_ANON
-#endif
+_Static_assert(RING_BYTES % HUGE_BYTES == 0, "the ring is whole huge pages");
 
 unsigned char *ring_alloc(void)
 {
-	size_t len = 2 * RING_BYTES, lead;
-	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	/* Keep the aligned block; give back what lies before and after it. */
-	lead = (RING_BYTES - (uintptr_t)p % RING_BYTES) % RING_BYTES;
-	if (lead)
-		munmap(p, lead);
-	munmap(p + lead + RING_BYTES, len - lead - RING_BYTES);
-	p += lead;
-#ifdef MADV_HUGEPAGE
-	madvise(p, RING_BYTES, MADV_HUGEPAGE);
-#endif
-	return p;
+	return huge_map(RING_BYTES);
 }
 
 void ring_free(unsigned char *p)
 {
-	if (p)
-		munmap(p, RING_BYTES);
+	huge_unmap(p, RING_BYTES);
 }
 
 /* Read more compressed data when all of it is used: -1 on a read error. */
