@@ -99,6 +99,12 @@ static void pool_init(void)
 	pthread_atfork(pool_lock, pool_unlock, pool_unlock);
 }
 
+/* What a block of @size takes: whole cache lines, one at least (a free one holds a link). */
+static size_t block_size(size_t size)
+{
+	return size ? (size + ALIGN - 1) / ALIGN * ALIGN : ALIGN;
+}
+
 /* The list of blocks of @size; -1 if every list is for another size. */
 static int size_index(size_t size, int add)
 {
@@ -120,7 +126,7 @@ void *huge_zalloc(size_t size, const char *what)
 	void *p = NULL;
 	int i;
 
-	size = (size + ALIGN - 1) / ALIGN * ALIGN;
+	size = block_size(size);
 	if (size > HUGE_BYTES)
 		return xcalloc(1, size, what);
 	pthread_once(&once, pool_init);
@@ -150,7 +156,7 @@ void huge_free(void *p, size_t size)
 
 	if (!p)
 		return;
-	size = (size + ALIGN - 1) / ALIGN * ALIGN;
+	size = block_size(size);
 	pool_lock();
 	i = size <= HUGE_BYTES ? size_index(size, 0) : -1;
 	if (i >= 0) {

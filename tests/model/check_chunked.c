@@ -109,6 +109,12 @@ START_TEST(beyond_the_lists)
 		EXPECT(p[i][0] == i + 1 && p[i][size - 1] == i + 1);
 		huge_free(p[i], size);
 	}
+	/* blocks of no size are still apart, each able to hold a free link */
+	p[0] = huge_zalloc(0, "a test block");
+	p[1] = huge_zalloc(0, "a test block");
+	EXPECT(p[0] != p[1]);
+	huge_free(p[0], 0);
+	huge_free(p[1], 0);
 	p[0] = huge_zalloc(HUGE_BYTES + 1, "a test block");
 	EXPECT(p[0][HUGE_BYTES] == 0);
 	huge_free(p[0], HUGE_BYTES + 1);
