@@ -23,8 +23,9 @@ void *huge_map(size_t len);
 void huge_unmap(void *p, size_t len);
 
 /*
- * A zeroed block of @size bytes (at most HUGE_BYTES), carved from huge
- * blocks; die_oom(@what) when out of memory.  Freed blocks are kept for
+ * A zeroed block of @size bytes, carved from huge blocks (a block over
+ * HUGE_BYTES, or of a size beyond the few the pool keeps lists for, is
+ * calloc()'s); die_oom(@what) when out of memory.  Freed blocks are kept for
  * the next of their size, never given back: a replay's peak is what it
  * keeps.  Thread-safe, and across fork().  Built with AddressSanitizer
  * they are calloc()'s, so that it sees them.
