@@ -66,7 +66,7 @@ static bool pops_remove_page(void *priv, unsigned long idx)
 	if (in->check && in->has_maps && shadow_get(in, idx))
 		in->find.freed_while_mapped++;
 	pg->tmpfs = TMPFS_NONE;
-	pg->lru_gen = 0;
+	inst_lru_gen_clear(in, idx);
 	pg->workingset = 0;
 	pg->referenced = 0;
 	if (pg->active) {
@@ -154,6 +154,8 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 	span_tree_init(&in->map_index);
 	in->npages = hdr->memory / PG_SIZE;
 	chunked_init(&in->pages, in->npages, sizeof(struct ppage));
+	chunked_init(&in->lru_gens, in->npages, sizeof(uint32_t));
+	chunked_init(&in->file_pages, in->npages, sizeof(struct pfile));
 	chunked_init(&in->file_map, (in->npages + 63) / 64, sizeof(uint64_t));
 	chunked_init(&in->shadow, check ? in->npages : 0, sizeof(uint32_t));
 	anon_inode_init(&in->ai, h->geom, variant, &inst_page_ops, in);
@@ -186,6 +188,8 @@ int instance_init(struct instance *in, unsigned id, struct host *h,
 				chunked_destroy(&in->dev[d].dax_mapped);
 			} while (d--);
 			chunked_destroy(&in->pages);
+			chunked_destroy(&in->lru_gens);
+			chunked_destroy(&in->file_pages);
 			chunked_destroy(&in->file_map);
 			chunked_destroy(&in->shadow);
 			span_tree_destroy(&in->map_index);
@@ -268,6 +272,8 @@ void instance_teardown(struct instance *in)
 	free(in->hanon);
 	host_sync_tables(h);
 	chunked_destroy(&in->pages);
+	chunked_destroy(&in->lru_gens);
+	chunked_destroy(&in->file_pages);
 	chunked_destroy(&in->file_map);
 	chunked_destroy(&in->shadow);
 	free(in->maps);
@@ -298,7 +304,7 @@ static inline void tmpfs_fault(struct instance *in, struct host *h, uint64_t p)
 		/* 2.4: a use moves the page to the young end; modern: the
 		 * young pte waits for reclaim to look at it */
 		if (h->policy != RECLAIM_MODERN && host_lru_kept(h, LRU_TMPFS))
-			host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, &pg->lru_gen);
+			host_lru_add(h, LRU_TMPFS, in->id, (uint32_t)p, inst_lru_gen(in, p));
 		return;
 	}
 	if (pg->tmpfs == TMPFS_SWAPPED) {
@@ -313,7 +319,7 @@ static inline void tmpfs_fault(struct instance *in, struct host *h, uint64_t p)
 		cached = host_swapcache_take(h, in->id, (uint32_t)p);
 		/* read back from swap: its shadow decides where it goes */
 		if (!cached && h->policy == RECLAIM_MODERN && host_lru_kept(h, LRU_TMPFS) &&
-		    host_anon_refault(h, pg->lru_gen, pg->workingset)) {
+		    host_anon_refault(h, inst_lru_gen_get(in, p), pg->workingset)) {
 			l = LRU_ACTIVE_ANON;
 			pg->active = 1;
 		}
@@ -323,7 +329,7 @@ static inline void tmpfs_fault(struct instance *in, struct host *h, uint64_t p)
 	pg->tmpfs = TMPFS_RESIDENT;
 	in->resident++;
 	if (host_lru_kept(h, l))
-		host_lru_add(h, l, in->id, (uint32_t)p, &pg->lru_gen);
+		host_lru_add(h, l, in->id, (uint32_t)p, inst_lru_gen(in, p));
 	if (!cached)
 		host_charge(h, CAT_TMPFS, 1);
 }
@@ -354,7 +360,7 @@ static bool instance_swap_out(struct instance *in, uint64_t p)
 		return false;
 	}
 	pg->tmpfs = TMPFS_SWAPPED;
-	pg->lru_gen = 0;
+	inst_lru_gen_clear(in, p);
 	in->resident--;
 	in->swapped++;
 	host_release(h, CAT_TMPFS, 1);
@@ -369,14 +375,12 @@ static bool instance_swap_out(struct instance *in, uint64_t p)
 static uint32_t *tops_lru_gen(void *owner, uint32_t page)
 {
 	struct instance *in = owner;
-	struct ppage *pg;
 
 	if (page >= in->npages)
 		return inst_hanon_lru_gen(in, page - in->npages);
 	if (inst_page_get(in, page).tmpfs != TMPFS_RESIDENT)
 		return NULL;
-	pg = inst_page(in, page);
-	return &pg->lru_gen;
+	return inst_lru_gen(in, page);
 }
 
 static bool tops_swap_out(void *owner, uint32_t page)
@@ -424,10 +428,9 @@ static bool tops_is_tmpfs(void *owner, uint32_t page)
 static void tops_evicted(void *owner, uint32_t page, uint32_t eviction)
 {
 	struct instance *in = owner;
-	struct ppage *pg = inst_page(in, page);
 
-	if (pg->tmpfs == TMPFS_SWAPPED)
-		pg->lru_gen = eviction;
+	if (inst_page_get(in, page).tmpfs == TMPFS_SWAPPED)
+		*inst_lru_gen(in, page) = eviction;
 }
 
 static void tops_deactivate(void *owner, uint32_t page)
@@ -786,37 +789,37 @@ static void cache_page_unmap(struct instance *in, struct pagecache *pc, uint64_t
 void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 		   uint64_t ipage)
 {
-	struct ppage *pg = inst_page(in, p);
+	struct pfile *f = chunked_at(&in->file_pages, p, sizeof(*f));
 	uint64_t *w = chunked_at(&in->file_map, p >> 6, sizeof(*w)), bit = 1ULL << (p & 63);
 
 	/* inst_unmap_file(), with the bit looked up once: it is set again */
 	if (*w & bit)
-		cache_page_unmap(in, in->host->caches[pg->cache], pg->ipage);
+		cache_page_unmap(in, in->host->caches[f->cache], f->ipage);
 	*w |= bit;
-	pg->cache = (uint16_t)pc->id;
-	pg->ipage = (uint32_t)ipage;
+	f->cache = (uint16_t)pc->id;
+	f->ipage = (uint32_t)ipage;
 	cache_page_map(in, pc, ipage);
 }
 
 void inst_unmap_file(struct instance *in, uint64_t p)
 {
-	struct ppage *pg = inst_page(in, p);
-	struct pagecache *pc = in->host->caches[pg->cache];
+	const struct pfile *f = chunked_at(&in->file_pages, p, sizeof(*f));
+	struct pagecache *pc = in->host->caches[f->cache];
 
 	*(uint64_t *)chunked_at(&in->file_map, p >> 6, sizeof(uint64_t)) &= ~(1ULL << (p & 63));
-	cache_page_unmap(in, pc, pg->ipage);
+	cache_page_unmap(in, pc, f->ipage);
 }
 
 void inst_file_access(struct instance *in, uint64_t p)
 {
-	struct ppage pg0 = inst_page_get(in, p), *pg = &pg0;
-	struct pagecache *pc = in->host->caches[pg->cache];
+	const struct pfile *f = chunked_at(&in->file_pages, p, sizeof(*f));
+	struct pagecache *pc = in->host->caches[f->cache];
 	struct ra_state none;
 
-	if (pc_flags(pc, pg->ipage) & PC_RESIDENT)
+	if (pc_flags(pc, f->ipage) & PC_RESIDENT)
 		return;
 	ra_state_init(&none, 0);	/* a fault on a mapped page: no readahead */
-	pagecache_read(in->host, pc, &none, (uint64_t)pg->ipage << PG_SHIFT, PG_SIZE,
+	pagecache_read(in->host, pc, &none, (uint64_t)f->ipage << PG_SHIFT, PG_SIZE,
 		       &in->host->reads);
 }
 

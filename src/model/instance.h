@@ -27,16 +27,26 @@ enum tmpfs_state {
 	TMPFS_SWAPPED,
 };
 
+/*
+ * What every replay keeps of physical page P: one byte, so that many
+ * instances at once keep theirs in cache.  What reclaim and ubd-mmap add
+ * lies apart (struct instance's lru_gens and file_pages), allocated only
+ * where they are at work.
+ */
 struct ppage {
-	uint8_t tmpfs;		/* enum tmpfs_state */
+	uint8_t tmpfs : 2;	/* enum tmpfs_state */
 	uint8_t young : 1;	/* tmpfs: used since reclaim last looked (a young pte) */
 	uint8_t referenced : 1;	/* tmpfs, `modern`: used when reclaim last looked (PG_referenced) */
 	uint8_t active : 1;	/* tmpfs, `modern`: on the host's LRU_ACTIVE_ANON */
 	uint8_t workingset : 1;	/* tmpfs, `modern`: was active (PG_workingset) */
-	uint16_t cache;		/* file mapped over P (inst_file_mapped): host pagecache id */
-	uint32_t ipage;		/* file mapped over P: page of that backing file */
-	/* tmpfs LRU stamp; swapped (`modern`): the shadow, its eviction age */
-	uint32_t lru_gen;
+};
+
+_Static_assert(sizeof(struct ppage) == 1, "a page's state is one byte");
+
+/* The backing-file page mapped over P (inst_file_mapped). */
+struct pfile {
+	uint32_t ipage;		/* its page in that backing file */
+	uint16_t cache;		/* the file: host pagecache id */
 };
 
 struct inst_device {
@@ -81,6 +91,10 @@ struct instance {
 	const struct trace_header *hdr;
 	uint64_t npages;			/* physical memory in pages */
 	struct chunked pages;			/* struct ppage per page: inst_page() */
+	/* uint32_t per page: the tmpfs LRU stamp, or, swapped (`modern`),
+	 * the shadow's eviction age; only a host that reclaims writes one */
+	struct chunked lru_gens;
+	struct chunked file_pages;		/* struct pfile per page, ubd-mmap */
 	/* a bit per page, 64 to a word: a backing-file page is mapped over
 	 * it (inst_file_mapped); apart, so that walks and frees test the
 	 * bits of 64 pages at a time in a word, not the pages' state */
@@ -177,6 +191,29 @@ static inline struct ppage inst_page_get(const struct instance *in, uint64_t p)
 	const struct ppage *pg = chunked_peek(&in->pages, p, sizeof(struct ppage));
 
 	return pg ? *pg : (struct ppage){ 0 };
+}
+
+/* The LRU stamp or shadow of page @p, to change. */
+static inline uint32_t *inst_lru_gen(struct instance *in, uint64_t p)
+{
+	return chunked_at(&in->lru_gens, p, sizeof(uint32_t));
+}
+
+/* The LRU stamp or shadow of page @p (0: none was ever written). */
+static inline uint32_t inst_lru_gen_get(const struct instance *in, uint64_t p)
+{
+	const uint32_t *g = chunked_peek(&in->lru_gens, p, sizeof(uint32_t));
+
+	return g ? *g : 0;
+}
+
+/* Clear page @p's LRU stamp, allocating nothing where none was written. */
+static inline void inst_lru_gen_clear(struct instance *in, uint64_t p)
+{
+	uint32_t *g = (uint32_t *)chunked_peek(&in->lru_gens, p, sizeof(uint32_t));
+
+	if (g)
+		*g = 0;
 }
 
 /* Whether a backing-file page is mapped over P (ubd-mmap). */
