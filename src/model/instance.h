@@ -210,10 +210,8 @@ static inline uint32_t inst_lru_gen_get(const struct instance *in, uint64_t p)
 /* Clear page @p's LRU stamp, allocating nothing where none was written. */
 static inline void inst_lru_gen_clear(struct instance *in, uint64_t p)
 {
-	uint32_t *g = (uint32_t *)chunked_peek(&in->lru_gens, p, sizeof(uint32_t));
-
-	if (g)
-		*g = 0;
+	if (chunked_peek(&in->lru_gens, p, sizeof(uint32_t)))
+		*inst_lru_gen(in, p) = 0;
 }
 
 /* Whether a backing-file page is mapped over P (ubd-mmap). */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "model/chunked.h"
+#include "model/instance.h"
 #include "model/pagecache.h"
 #include "model/replay.h"
 #include "model/sparse.h"
@@ -1139,6 +1140,77 @@ START_TEST(sparse_flat_up_to_16_gib)
 END_TEST
 
 /*
+ * A guest page's state is one byte every replay keeps; its LRU stamp
+ * (4 bytes) only a host that reclaims writes, and the file page ubd-mmap
+ * maps over it (8) only ubd-mmap.  Memory 16 MiB: 4096 pages, one chunk
+ * of each array (model/chunked.h); pages 0-3 touched, a read of 2 pages
+ * into pages 8-9, each array's chunks counted at the phase after them.
+ */
+static const char state_apart[] =
+	"anonsim-trace 1\npage-size 4096\nmemory 16777216\n"
+	"device ubda size=1048576 backing=state-image\nreadahead-kb 0\nevents\n"
+	"10 mmap 0x40000000 16777216 0\n20 touch 0 4\n30 read ubda 0 8192 8\n"
+	"40 phase probe\n";
+
+static uint64_t chunks_seen[3];
+
+static int count_chunks(void *arg, unsigned k, const struct trace_event *ev,
+			const struct host *h, char *err, size_t errlen)
+{
+	const struct instance *in = h->owners[k].priv;
+
+	(void)arg;
+	(void)err;
+	(void)errlen;
+	if (ev->kind == EV_PHASE) {
+		chunks_seen[0] = in->pages.used;
+		chunks_seen[1] = in->lru_gens.used;
+		chunks_seen[2] = in->file_pages.used;
+	}
+	return 0;
+}
+
+static const struct {
+	const char *strategy;
+	uint64_t host_mem;		/* 0: unlimited */
+	uint64_t state, lru_gens, file_pages;	/* chunks */
+} states_apart[] = {
+	{ "read-copy", 0, 1, 0, 0 },
+	{ "read-copy", 64 << 20, 1, 1, 0 },	/* a limit: the pages are on the LRU */
+	{ "devanon", 0, 1, 0, 1 },		/* pages 8-9 map the image's */
+	{ "punch", 64 << 20, 1, 1, 1 },
+};
+
+START_TEST(page_state_apart)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096], err[512], *paths[1] = { path };
+	struct replay_result r;
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "%s/anonsim-state-apart.XXXXXX", dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, state_apart, sizeof(state_apart) - 1),
+			 (ssize_t)sizeof(state_apart) - 1);
+	close(fd);
+	opts_reset();
+	opts.host_mem = states_apart[_i].host_mem;
+	opts.observe = count_chunks;
+	memset(chunks_seen, 0xff, sizeof(chunks_seen));
+	rc = replay_run(paths, 1, strategy_find(states_apart[_i].strategy), ANON_FIXED,
+			&opts, &r, err, sizeof(err));
+	unlink(path);
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_assert_msg(!replay_failed(&r), "%s: %s", r.label, r.find.first_other);
+	ck_assert_uint_eq(r.final[CAT_TMPFS], states_apart[_i].strategy[0] == 'r' ? 6 : 4);
+	ck_assert_uint_eq(chunks_seen[0], states_apart[_i].state);
+	ck_assert_uint_eq(chunks_seen[1], states_apart[_i].lru_gens);
+	ck_assert_uint_eq(chunks_seen[2], states_apart[_i].file_pages);
+}
+END_TEST
+
+/*
  * The page cache of a 1 TiB disk: one page read costs its leaf of 64
  * pages, flags and LRU stamps together (384 bytes), and one node
  */
@@ -1227,6 +1299,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, sparse_nodes_by_the_64_leaves);
 	tcase_add_test(tc, sparse_flat_up_to_16_gib);
 	tcase_add_test(tc, pagecache_costs_by_the_64_pages);
+	tcase_add_loop_test(tc, page_state_apart, 0,
+			    (int)(sizeof(states_apart) / sizeof(states_apart[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }
