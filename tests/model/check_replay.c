@@ -251,21 +251,29 @@ static const char swapread_early[] =
 	"device ubda size=65536 backing=swap-image\nreadahead-kb 0\nevents\n"
 	"10 touch 0 4\n20 touch 4 1\n30 read ubda 20480 4096 0\n";
 
+/* Write @text to a new file named from @name under $TMPDIR, its path in @path. */
+static void temp_trace(char *path, size_t len, const char *name, const char *text)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t n = strlen(text);
+	int fd;
+
+	snprintf(path, len, "%s/anonsim-%s.XXXXXX", dir ? dir : "/tmp", name);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, n), (ssize_t)n);
+	close(fd);
+}
+
 START_TEST(read_over_swapped_page_before_mmap)
 {
-	const char *names[] = { "devanon", "punch" }, *dir = getenv("TMPDIR");
+	const char *names[] = { "devanon", "punch" };
 	char path[4096];
-	int fd;
 	struct replay_result r;
 	char err[512], *paths[1] = { path };
 	unsigned i;
 
-	snprintf(path, sizeof(path), "%s/anonsim-swapread-early.XXXXXX", dir ? dir : "/tmp");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, swapread_early, sizeof(swapread_early) - 1),
-			 (ssize_t)sizeof(swapread_early) - 1);
-	close(fd);
+	temp_trace(path, sizeof(path), "swapread-early", swapread_early);
 	opts.host_mem = 4 * 4096;
 	opts.swap = 8 * 4096;
 	opts.policy = RECLAIM_24;
@@ -1183,17 +1191,11 @@ static const struct {
 
 START_TEST(page_state_apart)
 {
-	const char *dir = getenv("TMPDIR");
 	char path[4096], err[512], *paths[1] = { path };
 	struct replay_result r;
-	int fd, rc;
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/anonsim-state-apart.XXXXXX", dir ? dir : "/tmp");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, state_apart, sizeof(state_apart) - 1),
-			 (ssize_t)sizeof(state_apart) - 1);
-	close(fd);
+	temp_trace(path, sizeof(path), "state-apart", state_apart);
 	opts_reset();
 	opts.host_mem = states_apart[_i].host_mem;
 	opts.observe = count_chunks;
