@@ -789,7 +789,7 @@ static void cache_page_unmap(struct instance *in, struct pagecache *pc, uint64_t
 void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 		   uint64_t ipage)
 {
-	struct pfile *f = chunked_at(&in->file_pages, p, sizeof(*f));
+	struct pfile *f = inst_file_page(in, p);
 	uint64_t *w = chunked_at(&in->file_map, p >> 6, sizeof(*w)), bit = 1ULL << (p & 63);
 
 	/* inst_unmap_file(), with the bit looked up once: it is set again */
@@ -803,7 +803,7 @@ void inst_map_file(struct instance *in, uint64_t p, struct pagecache *pc,
 
 void inst_unmap_file(struct instance *in, uint64_t p)
 {
-	const struct pfile *f = chunked_at(&in->file_pages, p, sizeof(*f));
+	const struct pfile *f = inst_file_page(in, p);
 	struct pagecache *pc = in->host->caches[f->cache];
 
 	*(uint64_t *)chunked_at(&in->file_map, p >> 6, sizeof(uint64_t)) &= ~(1ULL << (p & 63));
@@ -812,7 +812,7 @@ void inst_unmap_file(struct instance *in, uint64_t p)
 
 void inst_file_access(struct instance *in, uint64_t p)
 {
-	const struct pfile *f = chunked_at(&in->file_pages, p, sizeof(*f));
+	const struct pfile *f = inst_file_page(in, p);
 	struct pagecache *pc = in->host->caches[f->cache];
 	struct ra_state none;
 

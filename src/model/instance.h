@@ -214,6 +214,12 @@ static inline void inst_lru_gen_clear(struct instance *in, uint64_t p)
 		*inst_lru_gen(in, p) = 0;
 }
 
+/* The backing-file page mapped over page @p, to set or, once set, to read. */
+static inline struct pfile *inst_file_page(struct instance *in, uint64_t p)
+{
+	return chunked_at(&in->file_pages, p, sizeof(struct pfile));
+}
+
 /* Whether a backing-file page is mapped over P (ubd-mmap). */
 static inline bool inst_file_mapped(const struct instance *in, uint64_t p)
 {
