@@ -879,7 +879,7 @@ enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_FILE };	/* no SCAN_ANON: swappi
 static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 {
 	uint64_t reclaimed = 0, deactivated = h->active_file + h->active_anon;
-	bool force = false, skipped;
+	bool force = false, full_walk = false, skipped = false;
 	size_t wb;
 	int prio;
 
@@ -893,7 +893,6 @@ static bool reclaim_modern(struct host *h, uint64_t nr_to_reclaim)
 	swapcache_writeback_end(h);
 	wb = h->wb_nr;
 retry:
-	skipped = false;
 	for (prio = DEF_PRIORITY; prio >= 0 && reclaimed < nr_to_reclaim; prio--) {
 		/* prepare_scan_control() and get_scan_count() */
 		uint64_t anon = h->pages[CAT_TMPFS] + h->host_anon;
@@ -944,11 +943,20 @@ retry:
 		reclaimed += shrink_lruvec(h, nr, nr_to_reclaim, deact, deact_anon);
 	}
 	/*
-	 * do_try_to_free_pages(): nothing reclaimed, and the active list
-	 * was left alone on statistics that may be old: again, deactivating
+	 * do_try_to_free_pages(), nothing reclaimed: first the whole walk
+	 * again, as it was (sc->memcg_full_walk: one memory cgroup here, so
+	 * the same pass once more; the 6.18 kernel here, not 6.1); then,
+	 * if the active list was left alone on statistics that may be old,
+	 * again deactivating.  Each pass that goes down to priority 0
+	 * scans the whole anonymous list.
 	 */
+	if (!reclaimed && !full_walk) {
+		full_walk = true;
+		goto retry;
+	}
 	if (!reclaimed && skipped && !force) {
 		force = true;
+		skipped = false;
 		goto retry;
 	}
 	/* snapshot_refaults() */

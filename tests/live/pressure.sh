@@ -27,12 +27,15 @@
 #   host events), with the overhead the corpus's probe measured pinned
 #   (--overhead 224K --overhead-anon 288K; the model's end figures move
 #   with it: all 512 KiB charged as fixed memory gives page cache 598):
-#   41.9 s, density 2, swap 15684 (the kernel's 1.02 to 1.38 times it),
-#   page cache 829 (the kernel's 1.18 to 8.7 times it: the model keeps
-#   less page cache here than any kernel run).  Bounds, round the
-#   kernel's spread with room beyond it: both first swap-outs while the
-#   third instance runs (the same density); swap from 0.75 to 1.5 times
-#   the model's; page cache left from 1.1 to 10 times it.  The first
+#   41.9 s, density 2, swap 16267 (the kernel's 0.99 to 1.33 times it),
+#   page cache 968 (the kernel's 1.01 to 7.5 times it: the model keeps
+#   less page cache here than any kernel run; before a reclaim that
+#   frees nothing walked again, README "Under pressure", 15684 and 829,
+#   the kernel's 1.02 to 1.38 and 1.18 to 8.7 times them, and the lower
+#   bound on page cache was 1.1).  Bounds, round the kernel's spread
+#   with room beyond it: both first swap-outs while the third instance
+#   runs (the same density); swap from 0.75 to 1.5 times the model's;
+#   page cache left from 0.9 to 10 times it.  The first
 #   swap-out's time is not bounded: the kernel's came 8 s before the
 #   model's in one run.  One run in the test suite, outside every bound,
 #   is kept out of the spread above: swap 39801 and page cache 24676
@@ -132,8 +135,8 @@ third "$real_first" && third "$model_first" ||
 [ "$model_swap" -gt 0 ] && [ $((4 * real_swap)) -ge $((3 * model_swap)) ] &&
 	[ $((2 * real_swap)) -le $((3 * model_swap)) ] ||
 	fail "6 file readers: swap used real $real_swap pages, model $model_swap: not 0.75 to 1.5 times it"
-[ $((10 * real_cache)) -ge $((11 * model_cache)) ] && [ "$real_cache" -le $((10 * model_cache)) ] ||
-	fail "6 file readers: page cache real $real_cache pages, model $model_cache: not 1.1 to 10 times it"
+[ $((10 * real_cache)) -ge $((9 * model_cache)) ] && [ "$real_cache" -le $((10 * model_cache)) ] ||
+	fail "6 file readers: page cache real $real_cache pages, model $model_cache: not 0.9 to 10 times it"
 
 # a signal in the middle: the instances, swap file, cgroup and files go
 "$ANONSIM" live -s read-copy -n 6 -m 160M --swap 256M -d "$tmp/scratch" "$boot" >/dev/null 2>&1 &

@@ -409,11 +409,11 @@ END_TEST
 
 /*
  * The reclaim log's lines of a run of @trace in @pages of host memory
- * and 1 MiB of swap (modern), each compared with @want (the columns after
- * the strategy's label).
+ * and @swap bytes of swap (modern), each compared with @want (the
+ * columns after the strategy's label).
  */
-static struct replay_result run_logged(const char *trace, uint64_t pages,
-				       const char *const *want, size_t nr_want)
+static struct replay_result run_logged_swap(const char *trace, uint64_t pages, uint64_t swap,
+					    const char *const *want, size_t nr_want)
 {
 	struct replay_result r;
 	char line[256];
@@ -422,7 +422,7 @@ static struct replay_result run_logged(const char *trace, uint64_t pages,
 
 	ck_assert_ptr_nonnull(log);
 	opts.host_mem = pages * 4096;
-	opts.swap = 1 << 20;
+	opts.swap = swap;
 	opts.policy = RECLAIM_MODERN;
 	opts.reclaim_log = log;
 	r = run(trace, "read-copy", ANON_FIXED);
@@ -442,25 +442,51 @@ static struct replay_result run_logged(const char *trace, uint64_t pages,
 	return r;
 }
 
+/* run_logged_swap() with 1 MiB of swap */
+static struct replay_result run_logged(const char *trace, uint64_t pages,
+				       const char *const *want, size_t nr_want)
+{
+	return run_logged_swap(trace, pages, 1 << 20, want, nr_want);
+}
+
 /*
  * tests/model/replay/anon-active.trace: a tmpfs page used on two looks of
  * reclaim is activated, one swapped in soon after it left comes back
- * active, and both are deactivated by the retry of a reclaim that freed
- * nothing
+ * active, and a reclaim whose first walk frees nothing walks again, where
+ * it waits for the writes the first began
  */
 START_TEST(policy_modern_activates_anon)
 {
 	static const char *const reclaims[] = {
 		"0.000030,full,1,0,2,5,0,0,2,0,5,0,0,0",
-		"0.000050,full,1,0,0,7,4,0,0,0,7,0,0,1",
-		"0.000050,full,1,0,4,6,2,4,0,0,3,0,0,1",
-		"0.000070,full,1,0,4,10,3,4,0,0,3,0,0,0",
+		"0.000050,full,1,0,4,13,6,4,0,0,3,0,0,1",
+		"0.000070,full,1,0,4,10,3,4,0,0,3,0,0,2",
 	};
 	struct replay_result r;
 
 	r = run_logged("anon-active.trace", 6, reclaims, sizeof(reclaims) / sizeof(reclaims[0]));
 	ASSERT_MEM(r, 3, 0, 0);
 	ASSERT_SWAP(r, 8, 9, 1);
+}
+END_TEST
+
+/*
+ * tests/model/replay/force-deactivate.trace: a reclaim whose two walks
+ * free nothing, the active file list left alone on old statistics, walks
+ * a third time deactivating
+ */
+START_TEST(policy_modern_force_deactivate)
+{
+	static const char *const reclaims[] = {
+		"0.000020,full,1,1,34,0,0,0,34,0,15,16,0,0",
+		"0.000040,full,1,0,10,0,0,0,10,16,49,6,0,0",
+	};
+	struct replay_result r;
+
+	r = run_logged_swap("force-deactivate.trace", 64, 0, reclaims,
+			    sizeof(reclaims) / sizeof(reclaims[0]));
+	ASSERT_MEM(r, 49, 6, 0);
+	ck_assert_uint_eq(r.oom_pages, 0);
 }
 END_TEST
 
@@ -820,10 +846,12 @@ END_TEST
  * pages a pressured live run writes are its processes' own).  The list,
  * oldest first, is a0 a1 t0-t5, all young from their faults:
  * - readahead's four reclaims (page_cache_ra_order()'s folio, then its
- *   page-by-page fallback, each charge reclaiming twice):
+ *   page-by-page fallback, each charge reclaiming twice), each of two
+ *   walks, the second because the first freed nothing:
  *   1. at priority 0 the 8 go round once (young), the 9th look writes a0;
- *   2. a1 written, t0-t5 kept (tmpfs), t0 met again: 8 scanned;
- *   3, 4. the six kept, 8 scanned each; nothing freed: nothing read ahead;
+ *      again: a1 written, t0-t5 kept (tmpfs), t0 met again: 17 scanned;
+ *   2, 3, 4. the six kept, 8 scanned a walk, 16 each; nothing freed:
+ *      nothing read ahead;
  * - p0's own reclaim writes the six (t5 first: the four kept them in
  *   turn), then, the list empty, waits for a write to end, twice: a0
  *   freed, then t4, which the swap cache's removal moved to its front
@@ -834,10 +862,10 @@ END_TEST
 START_TEST(policy_modern_readahead_reclaim_swaps_own_anon)
 {
 	static const char *const reclaims[] = {
-		"0.000030,nofs,1,0,0,9,1,0,0,0,6,0,0,0",
-		"0.000030,nofs,1,0,0,8,1,0,0,0,6,0,0,0",
-		"0.000030,nofs,1,0,0,8,0,0,0,0,6,0,0,0",
-		"0.000030,nofs,1,0,0,8,0,0,0,0,6,0,0,0",
+		"0.000030,nofs,1,0,0,17,2,0,0,0,6,0,0,0",
+		"0.000030,nofs,1,0,0,16,0,0,0,0,6,0,0,0",
+		"0.000030,nofs,1,0,0,16,0,0,0,0,6,0,0,0",
+		"0.000030,nofs,1,0,0,16,0,0,0,0,6,0,0,0",
 		"0.000030,full,1,0,2,8,6,2,0,0,5,0,0,0",
 	};
 	struct replay_result r;
@@ -1278,6 +1306,7 @@ static Suite *replay_suite(void)
 	tcase_add_loop_test(tc, policy_modern_lruvec_loop, 0,
 			    (int)(sizeof(lruvec_loops) / sizeof(lruvec_loops[0])));
 	tcase_add_test(tc, policy_modern_activates_anon);
+	tcase_add_test(tc, policy_modern_force_deactivate);
 	tcase_add_test(tc, no_memory_limit_never_swaps);
 	tcase_add_test(tc, posted_dup_frees_mapped_page);
 	tcase_add_test(tc, posted_map_tables_leak);
