@@ -55,11 +55,14 @@ the run, also on INT, TERM and HUP; tracefs is unmounted if this mounted it.
                     began: a read of the cgroup's memory.stat flushes its
                     statistics, which reclaim reads, and changes the run
                     (keep the machine quiet)
-      --folios      also trace the page cache's additions
-                    (mm_filemap_add_to_page_cache) and write OUT/folios.csv:
-                    each folio anonsim's tasks add, its file's inode, first
-                    page and order (readahead's folio sizes; the largest
-                    traces grow by a few MB a second)
+      --folios      also trace the page cache's additions and removals
+                    (mm_filemap_add_to_page_cache, _delete_from_page_cache)
+                    and write OUT/folios.csv: each folio anonsim's tasks
+                    add, its file's inode, first page and order
+                    (readahead's folio sizes), and OUT/folios-deleted.csv:
+                    each they remove, in the same columns (their reclaims'
+                    evictions; the largest traces grow by a few MB a
+                    second)
   -o, --output DIR  (default: a new directory under \${TMPDIR:-/tmp})
   -h, --help        this text
 Environment: ANONSIM (default: ./anonsim of the build tree), JQ (jq).
@@ -144,7 +147,8 @@ run_live() {
 		vmscan/mm_vmscan_lru_shrink_inactive vmscan/mm_vmscan_lru_shrink_active
 		vmscan/mm_vmscan_write_folio"
 	[ -z "$latency" ] || events="$events block/block_bio_queue block/block_rq_complete"
-	[ -z "$folios" ] || events="$events filemap/mm_filemap_add_to_page_cache"
+	[ -z "$folios" ] || events="$events filemap/mm_filemap_add_to_page_cache
+		filemap/mm_filemap_delete_from_page_cache"
 	# the statistics flushes reclaim's decisions wait for (Linux 6.10 on)
 	[ ! -w "$T/events/memcg/memcg_flush_stats/enable" ] ||
 		events="$events memcg/memcg_flush_stats"
@@ -304,17 +308,21 @@ if grep -q 'memcg_flush_stats:' "$out/trace.txt"; then
 		"$out/trace.txt" >"$out/flushes.csv"
 fi
 
-# the folios anonsim's tasks added to the page cache (--folios)
-if grep -q 'mm_filemap_add_to_page_cache:' "$out/trace.txt"; then
-	awk -v OFS=, 'BEGIN { print "time_s,ino,index,order" }
-	/^ *anonsim-[0-9]+ .*mm_filemap_add_to_page_cache:/ {
-		t = $0; sub(/: mm_filemap_add_to_page_cache:.*/, "", t); n = split(t, a, " ")
+# the folios anonsim's tasks added to the page cache and removed from it
+# (--folios): folios.csv and folios-deleted.csv
+folio_events() {	# EVENT OUTPUT
+	grep -q "$1:" "$out/trace.txt" || return 0
+	awk -v OFS=, -v ev="$1" 'BEGIN { print "time_s,ino,index,order" }
+	$0 ~ "^ *anonsim-[0-9]+ .*" ev ":" {
+		t = $0; sub(": " ev ":.*", "", t); n = split(t, a, " ")
 		ino = $0; sub(/.* ino /, "", ino); sub(/ .*/, "", ino)
 		ofs = $0; sub(/.* ofs=/, "", ofs); sub(/ .*/, "", ofs)
 		order = $0; sub(/.* order=/, "", order)
 		print sprintf("%.6f", a[n]), ino, int(ofs / 4096), order + 0
-	}' "$out/trace.txt" >"$out/folios.csv"
-fi
+	}' "$out/trace.txt" >"$2"
+}
+folio_events mm_filemap_add_to_page_cache "$out/folios.csv"
+folio_events mm_filemap_delete_from_page_cache "$out/folios-deleted.csv"
 
 # the model with the run's memory, swap, overhead and readahead window
 # (a run from before live split its probe gives no anonymous part: 0)

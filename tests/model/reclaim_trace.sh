@@ -3,10 +3,10 @@
 # bench/reclaim_trace.sh --from: a kernel trace read into the model's
 # columns without root.  The hand-made trace below holds two reclaims,
 # three swap writes, two samples of the lists (--lists), three folios
-# added (--folios), two flushes of the statistics and a burst of 700
-# swap writes; what each line of
-# kernel.csv, lists.csv, folios.csv, flushes.csv and latency.txt must say
-# is worked out beside it.
+# added and two removed (--folios), two flushes of the statistics and a
+# burst of 700 swap writes; what each line of kernel.csv, lists.csv,
+# folios.csv, folios-deleted.csv, flushes.csv and latency.txt must say is
+# worked out beside it.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v jq >/dev/null 2>&1 || { echo "needs jq"; exit 77; }
 script=$top_srcdir/bench/reclaim_trace.sh
@@ -54,6 +54,10 @@ mkdir "$d"
 	echo "$t 10.400000: mm_filemap_add_to_page_cache: dev 254:1 ino 2a pfn=0x1234 ofs=65536 order=2"
 	echo "$u 10.400100: mm_filemap_add_to_page_cache: dev 254:1 ino 2a pfn=0x1238 ofs=28672 order=0"
 	echo "            cat-77     [000] ..... 10.400200: mm_filemap_add_to_page_cache: dev 254:1 ino 3b pfn=0x2000 ofs=0 order=0"
+	# and one folio anonsim's reclaim removes (order 0 at page 7), one
+	# another task's does, left out
+	echo "$t 10.450000: mm_filemap_delete_from_page_cache: dev 254:1 ino 2a pfn=0x1238 ofs=28672 order=0"
+	echo "            cat-77     [000] ..... 10.450100: mm_filemap_delete_from_page_cache: dev 254:1 ino 3b pfn=0x2000 ofs=0 order=0"
 	# --lists' samples between the two reclaims: each less the base (the
 	# active file list below it in the second); the counters in the first
 	# (30 refaults, 25 of them activated, 4 restored; 12 pages activated
@@ -116,6 +120,12 @@ time_s,ino,index,order
 10.400100,2a,7,0
 CSV
 cmp -s "$tmp/folios.want" "$d/folios.csv" || fail "folios.csv: $(diff "$tmp/folios.want" "$d/folios.csv")"
+cat >"$tmp/deleted.want" <<'CSV'
+time_s,ino,index,order
+10.450000,2a,7,0
+CSV
+cmp -s "$tmp/deleted.want" "$d/folios-deleted.csv" ||
+	fail "folios-deleted.csv: $(diff "$tmp/deleted.want" "$d/folios-deleted.csv")"
 cat >"$tmp/flushes.want" <<'CSV'
 time_s,task,stats_updates,force
 10.700000,kworker/u8:0,192,1
