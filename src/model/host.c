@@ -208,8 +208,12 @@ void host_lru_add(struct host *h, enum lru_list l, uint32_t owner,
 	h->gen++;
 }
 
-/* The oldest current entry of a queue, or NULL; stale heads are dropped. */
-static struct lru_entry *lru_head(struct host *h, enum lru_list l)
+/*
+ * The oldest current entry of a queue, or NULL; stale heads are dropped.
+ * Of an anonymous list, *@slot is the page's stamp, which the caller
+ * that puts the page back on a list writes again (NULL: not wanted).
+ */
+static struct lru_entry *lru_head_slot(struct host *h, enum lru_list l, uint32_t **slot)
 {
 	struct lru_queue *q = &h->lru[l];
 
@@ -217,10 +221,13 @@ static struct lru_entry *lru_head(struct host *h, enum lru_list l)
 		struct lru_entry *e = &q->v[q->head];
 
 		if (lru_is_anon(l)) {
-			const uint32_t *cur = owner_lru_gen(h, e->owner, e->page);
+			uint32_t *cur = owner_lru_gen(h, e->owner, e->page);
 
-			if (cur && *cur == e->gen)
+			if (cur && *cur == e->gen) {
+				if (slot)
+					*slot = cur;
 				return e;
+			}
 		} else {
 			struct pagecache *pc = h->caches[e->owner];
 			uint16_t f = pc_flags(pc, e->page);
@@ -233,6 +240,11 @@ static struct lru_entry *lru_head(struct host *h, enum lru_list l)
 		q->head++;
 	}
 	return NULL;
+}
+
+static struct lru_entry *lru_head(struct host *h, enum lru_list l)
+{
+	return lru_head_slot(h, l, NULL);
 }
 
 static bool evict_cache(struct host *h, enum lru_list l)
@@ -424,12 +436,13 @@ void host_swapcache_forget(struct host *h, uint32_t owner)
 static int scan_anon(struct host *h)
 {
 	struct lru_entry *e;
+	uint32_t *slot;
 
 	if (h->wb_done) {
 		swapcache_evict(h, 0);
 		return 2;
 	}
-	while (h->swap_used < h->swap_pages && (e = lru_head(h, LRU_TMPFS))) {
+	while (h->swap_used < h->swap_pages && (e = lru_head_slot(h, LRU_TMPFS, &slot))) {
 		struct lru_entry v = *e;
 		const struct tmpfs_owner *o = &h->owners[v.owner];
 		enum folio_ref ref;
@@ -438,14 +451,12 @@ static int scan_anon(struct host *h)
 		ref = o->ops->references(o->priv, v.page);
 		if (ref == FOLIOREF_ACTIVATE) {
 			h->active_anon++;
-			host_lru_add(h, LRU_ACTIVE_ANON, v.owner, v.page,
-				     o->ops->lru_gen(o->priv, v.page));
+			host_lru_add(h, LRU_ACTIVE_ANON, v.owner, v.page, slot);
 			return 0;
 		}
 		if (ref == FOLIOREF_KEEP ||
 		    (h->nofs && o->ops->is_tmpfs(o->priv, v.page))) {
-			host_lru_add(h, LRU_TMPFS, v.owner, v.page,
-				     o->ops->lru_gen(o->priv, v.page));
+			host_lru_add(h, LRU_TMPFS, v.owner, v.page, slot);
 			return 0;
 		}
 		if (o->ops->swap_out(o->priv, v.page)) {
@@ -695,13 +706,15 @@ static void deactivate_anon(struct host *h, uint64_t nr)
 	uint64_t done = 0;
 	struct lru_entry *e;
 
-	while (done < nr && (e = lru_head(h, LRU_ACTIVE_ANON))) {
+	uint32_t *slot;
+
+	while (done < nr && (e = lru_head_slot(h, LRU_ACTIVE_ANON, &slot))) {
 		struct lru_entry v = *e;
 		const struct tmpfs_owner *o = &h->owners[v.owner];
 
 		h->lru[LRU_ACTIVE_ANON].head++;
 		o->ops->deactivate(o->priv, v.page);
-		host_lru_add(h, LRU_TMPFS, v.owner, v.page, o->ops->lru_gen(o->priv, v.page));
+		host_lru_add(h, LRU_TMPFS, v.owner, v.page, slot);
 		h->active_anon--;
 		done++;
 	}
@@ -956,7 +969,6 @@ retry:
 	}
 	if (!reclaimed && skipped && !force) {
 		force = true;
-		skipped = false;
 		goto retry;
 	}
 	/* snapshot_refaults() */
